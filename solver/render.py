@@ -32,7 +32,7 @@ def board_lines(
     :param moving_squares: squares whose tile moves this turn, ``(X)``.
     """
     word_set, moving_set = set(word_squares), set(moving_squares)
-    header = Text("   " + "".join(f" {name} " for name in FILE_NAMES))
+    header = Text(("   " + "".join(f" {name} " for name in FILE_NAMES)).rstrip())
     lines = [header]
     for row in reversed(range(HEIGHT)):
         line = Text(f"{row + 1}  ")
@@ -71,7 +71,8 @@ def side_by_side(left: list[Text], right: list[Text], titles: tuple[str, str]) -
 
 
 def turn_lines(layout: Layout, position: Position, turn: Turn, number: int) -> list[Text]:
-    """One turn: a heading, its moves, the board before it and the board with the word marked.
+    """One turn: a heading, its moves, the board before it and the board with the word marked
+    (one board when no tile moves).
     Moves are applied as in :func:`tiles_after_moves`; :mod:`solver.referee` judges them."""
     before = {sq: layout[sq] or "." for sq in squares_of(position.remaining_mask)}
     after = {sq: layout[tile] or "." for sq, tile in tiles_after_moves(position, turn).items()}
@@ -84,6 +85,8 @@ def turn_lines(layout: Layout, position: Position, turn: Turn, number: int) -> l
     )
     lines = [heading, Text(f"  moves: {moves or 'none'}")]
     lines.append(Text(f"  path:  {' '.join(square_name(sq) for sq in turn.path)}"))
+    if not turn.moves:
+        return lines + board_lines(before, word_squares=turn.path)
     lines += side_by_side(
         board_lines(before, moving_squares=[origin for origin, _ in turn.moves]),
         board_lines(after, word_squares=turn.path),

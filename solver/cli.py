@@ -1,0 +1,254 @@
+"""The ``letterchess`` command line.
+
+Every command reports bad input in one line and exits with 2 for a usage error (an unknown
+option, a bad option value) and 1 for invalid content (a malformed board, record or word list,
+an illegal game); never with a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+from rich.console import Console
+from rich.text import Text
+
+from . import __version__
+from .board import LETTER_SOURCES, BoardError, Layout, deal, read_bag, read_board
+from .record import Record, RecordError
+from .rules import RulesError, tally
+
+if TYPE_CHECKING:
+    from .dictionary import Dictionary
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def _content_errors() -> tuple[type[Exception], ...]:
+    from .dictionary import DictionaryError
+
+    return (BoardError, RecordError, RulesError, DictionaryError)
+
+
+class LetterChessGroup(click.Group):
+    """Turns the project's input errors into one-line ``Error:`` messages with exit code 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except _content_errors() as error:
+            raise click.ClickException(str(error)) from None
+
+
+def _console() -> Console:
+    # Created per command so that it writes to the current sys.stdout (CliRunner swaps it).
+    return Console(highlight=False, soft_wrap=True)
+
+
+def _print_lines(lines: list[Text]) -> None:
+    console = _console()
+    for line in lines:
+        console.print(line)
+
+
+def dict_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--dict PATH``: the word list to use instead of the shipped default."""
+    return click.option(
+        "--dict",
+        "dict_path",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="Word list file (one word per line). Default: the shipped SCOWL-70 list.",
+    )(command)
+
+
+def load_words(dict_path: str | None) -> Dictionary:
+    """The dictionary named by ``--dict`` (or the default), warning about skipped lines."""
+    from .dictionary import load_dictionary
+
+    dictionary = load_dictionary(dict_path)
+    if dictionary.skipped:
+        line, text = dictionary.skipped[0]
+        click.echo(
+            f"warning: {dictionary.source}: {len(dictionary.skipped)} lines skipped, "
+            f"not words of letters only (first: line {line}, {text!r})",
+            err=True,
+        )
+    return dictionary
+
+
+class LetterSourceType(click.ParamType):
+    """``scrabble``, ``uniform`` or the path of a ``LETTER COUNT`` file."""
+
+    name = "scrabble|uniform|FILE"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> str:
+        if value in LETTER_SOURCES or Path(value).is_file():
+            return value
+        self.fail(f"{value!r} is neither scrabble, uniform nor a letters file", param, ctx)
+
+
+@click.group(cls=LetterChessGroup, context_settings=CONTEXT_SETTINGS)
+@click.version_option(__version__, "--version", package_name="letterchess")
+def cli() -> None:
+    """Letter Chess: a solitaire word game on a 7x9 grid, and a solver for it.
+
+    Boards are given as a file (9 lines of 7 characters, row 9 first, '.' for an empty square)
+    or inline in the one-line form, rows 9 to 1 joined by '/'.
+    """
+
+
+@cli.command()
+@click.option("--seed", type=click.IntRange(min=0), required=True, help="Seed of the first deal.")
+@click.option(
+    "--count", type=click.IntRange(min=1), default=1, show_default=True, help="Number of deals."
+)
+@click.option(
+    "--letters",
+    type=LetterSourceType(),
+    default="scrabble",
+    show_default=True,
+    help="Where letters come from: the 98 Scrabble tiles, uniform letters, or a bag file "
+    "of 'LETTER COUNT' lines.",
+)
+@click.option(
+    "--layout",
+    "pattern_spec",
+    default=None,
+    metavar="BOARD",
+    help="Deal onto the tile squares of this board instead of the standard layout.",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["line", "text"]),
+    default="line",
+    show_default=True,
+    help="One-line boards, or 9-line text boards preceded by a '# seed N' line.",
+)
+def generate(
+    seed: int, count: int, letters: str, pattern_spec: str | None, output_format: str
+) -> None:
+    """Print random deals. Deal i of --count K uses seed SEED+i, so every deal can be
+    reproduced alone; the same seed gives the same deal on every machine."""
+    source: str | dict[str, int] = letters if letters in LETTER_SOURCES else read_bag(letters)
+    kwargs = {} if pattern_spec is None else {"pattern": read_board(pattern_spec)}
+    for deal_seed in range(seed, seed + count):
+        layout = deal(deal_seed, source, **kwargs)
+        if output_format == "line":
+            click.echo(layout.to_line())
+        else:
+            if deal_seed != seed:
+                click.echo()
+            click.echo(f"# seed {deal_seed}")
+            click.echo(layout.to_text(), nl=False)
+
+
+def _read_record_or_board(spec: str) -> Record | Layout:
+    path = Path(spec)
+    if path.is_file():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise BoardError(f"{spec}: cannot read ({error})") from None
+        if text.lstrip().startswith("{"):
+            return Record.from_json(text, source=spec)
+        return Layout.parse(text, source=spec)
+    return read_board(spec)
+
+
+@cli.command()
+@click.argument("source", metavar="RECORD|BOARD")
+def show(source: str) -> None:
+    """Print a game record turn by turn (board before each turn, moves, the word marked on the
+    board, points, final breakdown) or a board with row and column labels.
+
+    In a record, [X] marks the letters of the turn's word and (X) a tile about to move.
+    """
+    from .render import layout_lines, record_lines
+
+    item = _read_record_or_board(source)
+    if isinstance(item, Record):
+        _print_lines(record_lines(item))
+    else:
+        _print_lines(layout_lines(item))
+        click.echo(f"{item.tile_count} tiles")
+
+
+@cli.command()
+@click.argument("record_path", metavar="RECORD", type=click.Path(dir_okay=False))
+@dict_option
+def check(record_path: str, dict_path: str | None) -> None:
+    """Replay a game record and check every move, path, word, score and the result.
+
+    Exits 0 with a summary when the whole record holds, 1 with the first fault otherwise.
+    """
+    from .referee import check_record
+
+    record = Record.load(record_path)
+    dictionary = load_words(dict_path)
+    verdict = check_record(record, dictionary)
+    for note in verdict.notes:
+        click.echo(f"note: {note}", err=True)
+    if verdict.fault is not None:
+        raise click.ClickException(f"{record_path}: {verdict.fault}")
+    result = verdict.result
+    assert result is not None
+    ending = (
+        f"cleared, bonus {result.bonus}"
+        if result.cleared
+        else f"{len(result.remaining)} tiles left, penalty {result.penalty}"
+    )
+    click.echo(
+        f"{record_path}: legal game: {result.rounds} turns, {result.word_points} word points, "
+        f"{ending}, score {result.score} (checked against {dictionary.name})"
+    )
+
+
+@cli.command()
+@click.argument("words", nargs=-1)
+@click.option("--info", is_flag=True, help="Describe the dictionary: name, size, sha256, source.")
+@click.option(
+    "--min-word-length",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="Shortest word the rules allow.",
+)
+@dict_option
+def words(words: tuple[str, ...], info: bool, min_word_length: int, dict_path: str | None) -> None:
+    """Say for each WORD whether it is playable and what it tallies, or describe the dictionary
+    with --info."""
+    if not words and not info:
+        raise click.UsageError("give one or more WORDs, or --info")
+    dictionary = load_words(dict_path)
+    if info:
+        click.echo(f"name:    {dictionary.name}")
+        click.echo(f"words:   {len(dictionary)}")
+        click.echo(f"sha256:  {dictionary.sha256}")
+        click.echo(f"source:  {dictionary.source}")
+        click.echo(f"cache:   {dictionary.cache_path or 'in memory only'}")
+    width = max((len(word) for word in words), default=0)
+    for word in words:
+        upper = word.upper()
+        if not upper.isascii() or not upper.isalpha():
+            verdict = "not playable: not made of letters A-Z"
+        elif upper.lower() not in dictionary:
+            verdict = f"not playable: not in {dictionary.name}"
+        elif len(upper) < min_word_length:
+            verdict = f"not playable: shorter than {min_word_length} letters"
+        else:
+            verdict = f"playable, tally {tally(upper)}"
+        click.echo(f"{upper:<{width}}  {verdict}")
+
+
+def main() -> None:
+    """Console entry point."""
+    cli(prog_name="letterchess")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,193 @@
+"""The command line through click's CliRunner: output, exit codes, one-line errors."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from solver.board import deal
+from solver.cli import cli
+
+from .conftest import EXAMPLE_BOARD, TEST_WORDS
+from .test_referee import HER_REFILL, TIE, make_record
+
+
+@pytest.fixture
+def runner():
+    return CliRunner()
+
+
+@pytest.fixture
+def word_file(tmp_path):
+    path = tmp_path / "words.txt"
+    path.write_text("\n".join(TEST_WORDS) + "\n")
+    return str(path)
+
+
+def run(runner, *args):
+    return runner.invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+def assert_one_line_error(result, code, text):
+    assert result.exit_code == code, result.output
+    assert text in result.output
+    error_lines = [line for line in result.output.splitlines() if line.startswith("Error")]
+    assert len(error_lines) == 1
+    assert "Traceback" not in result.output
+
+
+def test_version_and_help(runner):
+    assert "version" in run(runner, "--version").output
+    for flag in ("-h", "--help"):
+        result = run(runner, flag)
+        assert result.exit_code == 0 and "generate" in result.output and "check" in result.output
+
+
+def test_generate(runner):
+    result = run(runner, "generate", "--seed", 1)
+    assert result.exit_code == 0
+    assert result.output == deal(1).to_line() + "\n"
+    assert len(result.output.replace("/", "").replace(".", "").strip()) == 48
+    many = run(runner, "generate", "--seed", 5, "--count", 3).output.splitlines()
+    assert many == [deal(seed).to_line() for seed in (5, 6, 7)]
+    text = run(runner, "generate", "--seed", 2, "--count", 2, "--format", "text").output
+    assert "# seed 2" in text and "# seed 3" in text
+    assert deal(3).to_text() in text
+
+
+def test_generate_letter_sources(runner, tmp_path):
+    uniform = run(runner, "generate", "--seed", 1, "--letters", "uniform").output.strip()
+    assert uniform == deal(1, "uniform").to_line()
+    bag = tmp_path / "bag.txt"
+    bag.write_text("Z 48\n")
+    only_z = run(runner, "generate", "--seed", 1, "--letters", bag).output.strip()
+    assert set(only_z) == {"Z", ".", "/"}
+    small = tmp_path / "small.txt"
+    small.write_text("A 3\nB two\n")
+    assert_one_line_error(
+        run(runner, "generate", "--seed", 1, "--letters", small), 1, "line 2: expected 'LETTER"
+    )
+    pattern = "/".join(["AAA...."] + ["......."] * 8)
+    custom = run(runner, "generate", "--seed", 1, "--layout", pattern).output.strip()
+    assert custom.endswith("/".join(["......."] * 8)) and custom[3:7] == "...."
+
+
+def test_generate_usage_errors(runner):
+    assert_one_line_error(run(runner, "generate", "--seed", 1, "--letters", "nope"), 2, "nope")
+    assert_one_line_error(run(runner, "generate", "--seed", -1), 2, "--seed")
+    assert_one_line_error(run(runner, "generate"), 2, "--seed")
+    assert_one_line_error(run(runner, "generate", "--seed", 1, "--bogus"), 2, "--bogus")
+
+
+def test_show_board(runner, tmp_path):
+    result = run(runner, "show", EXAMPLE_BOARD)
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0].split() == list("abcdefg")
+    assert lines[1].split() == ["9", *"LIVNODI", "9"]
+    assert lines[5].split() == ["5", *"." * 7, "5"]
+    assert "48 tiles" in result.output
+    path = tmp_path / "board.txt"
+    path.write_text(deal(4).to_text())
+    assert run(runner, "show", path).output.splitlines()[1].split()[1:8] == list(
+        deal(4).to_text().splitlines()[0]
+    )
+
+
+@pytest.mark.parametrize(
+    ("board", "message"),
+    [
+        ("ABC/DEF", "no such board file, and not a board either"),
+        (EXAMPLE_BOARD.replace("TPTURDL", "TPT3RDL"), "board row 3, square d3: '3'"),
+        (EXAMPLE_BOARD.replace("TPTURDL", "TPTURDLX"), "board row 3: a row needs 7 squares"),
+    ],
+)
+def test_show_bad_boards(runner, board, message):
+    assert_one_line_error(run(runner, "show", board), 1, message)
+
+
+def test_show_bad_board_file(runner, tmp_path):
+    path = tmp_path / "b.txt"
+    path.write_text("LIVNODI\n" * 8)
+    assert_one_line_error(run(runner, "show", path), 1, "b.txt: a board needs 9 rows, found 8")
+
+
+def test_show_record(runner, tmp_path):
+    path = tmp_path / "game.json"
+    make_record([HER_REFILL, TIE]).save(path)
+    result = run(runner, "show", path)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Turn 1: HER  +12" in out and "Turn 2: TIE  +15" in out
+    assert "moves: H f4-g5, E e2-f4" in out
+    assert "[H]" in out and "[E]" in out and "[R]" in out and "(H)" in out
+    assert "word points" in out and "penalty" in out
+    assert out.rstrip().splitlines()[-1].split()[-1] == str(
+        make_record([HER_REFILL, TIE]).result.score
+    )
+
+
+def test_check_legal_and_illegal(runner, tmp_path, word_file):
+    path = tmp_path / "game.json"
+    make_record([HER_REFILL, TIE]).save(path)
+    result = run(runner, "check", path, "--dict", word_file)
+    assert result.exit_code == 0, result.output
+    assert "legal game: 2 turns, 27 word points" in result.output
+    bad = make_record([HER_REFILL, TIE]).to_dict()
+    bad["turns"][1]["score"] = 14
+    path.write_text(json.dumps(bad))
+    assert_one_line_error(
+        run(runner, "check", path, "--dict", word_file),
+        1,
+        "game.json: turn 2: the score is 14, but TIE tallies 15",
+    )
+
+
+def test_check_bad_records(runner, tmp_path, word_file):
+    path = tmp_path / "game.json"
+    path.write_text("not json")
+    assert_one_line_error(run(runner, "check", path, "--dict", word_file), 1, "not JSON")
+    data = make_record([TIE]).to_dict()
+    data["turns"][0]["path"][0] = "z9"
+    path.write_text(json.dumps(data))
+    assert_one_line_error(
+        run(runner, "check", path, "--dict", word_file), 1, "turn 1, path square 1: unknown square"
+    )
+    assert_one_line_error(run(runner, "check", tmp_path / "none.json"), 1, "no such record file")
+    assert_one_line_error(run(runner, "check"), 2, "Missing argument")
+
+
+def test_check_with_the_default_dictionary(runner, tmp_path):
+    path = tmp_path / "game.json"
+    make_record([HER_REFILL, TIE]).save(path)
+    result = run(runner, "check", path)
+    assert result.exit_code == 0, result.output
+    assert "checked against scowl-70" in result.output
+
+
+def test_words(runner, word_file):
+    result = run(runner, "words", "cat", "TIC", "murals", "--dict", word_file)
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0].split()[:3] == ["CAT", "playable,", "tally"] and lines[0].endswith("12")
+    assert "not in test" in lines[1] or "not in words" in lines[1]
+    assert lines[2].endswith("48")
+    short = run(runner, "words", "cat", "--min-word-length", 4, "--dict", word_file).output
+    assert "shorter than 4 letters" in short
+    info = run(runner, "words", "--info", "--dict", word_file).output
+    assert f"words:   {len(TEST_WORDS)}" in info
+    assert_one_line_error(run(runner, "words"), 2, "give one or more WORDs")
+
+
+def test_words_default_dictionary(runner):
+    info = run(runner, "words", "--info").output
+    assert "scowl-70" in info and "111474" in info
+    assert "playable, tally 48" in run(runner, "words", "murals").output
+
+
+def test_bad_word_list(runner, tmp_path):
+    path = tmp_path / "empty.txt"
+    path.write_text("# nothing here\n\n")
+    result = run(runner, "words", "cat", "--dict", path)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "empty.txt" in result.output

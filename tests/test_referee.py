@@ -1,0 +1,261 @@
+"""The referee: legal games it must accept, illegal ones it must reject with the right reason."""
+
+import pytest
+
+from solver.board import Layout, Position
+from solver.record import Record
+from solver.referee import check_record
+from solver.render import tiles_after_moves
+from solver.rules import Result, Rules
+from solver.squares import parse_square
+
+from .conftest import EXAMPLE_BOARD
+
+
+def make_record(turns, board=EXAMPLE_BOARD, rules=None, **result_changes):
+    """A record of ``turns`` (dicts with square names) whose result is what the turns, applied
+    as written, leave; ``result_changes`` then spoil chosen result fields."""
+    layout = Layout.parse(board)
+    position = Position.start(layout)
+    for turn in turns:
+        record_turn = Record.from_dict(
+            {
+                "format": "letterchess/record-1",
+                "board": board,
+                "rules": {},
+                "turns": [turn],
+                "result": Result.of_game([], "").to_dict(),
+            }
+        ).turns[0]
+        tile_at = tiles_after_moves(position, record_turn)
+        removed = sum(1 << tile_at[sq] for sq in record_turn.path if sq in tile_at)
+        position = Position(layout, position.remaining_mask & ~removed, position.played)
+    result = Result.of_game([t["word"] for t in turns], position.remaining_letters()).to_dict()
+    result.update(result_changes)
+    return Record.from_dict(
+        {
+            "format": "letterchess/record-1",
+            "board": board,
+            "rules": (rules or Rules()).to_dict(),
+            "turns": turns,
+            "result": result,
+        }
+    )
+
+
+def turn(word, path, moves=(), score=None):
+    from solver.rules import tally
+
+    return {
+        "moves": [list(m) for m in moves],
+        "path": list(path),
+        "word": word,
+        "score": tally(word) if score is None else score,
+    }
+
+
+HER_REFILL = turn("HER", ["g5", "f4", "e3"], moves=[("f4", "g5"), ("e2", "f4")])
+HOE_OPENED = turn("HOE", ["c4", "b5", "b6"], moves=[("d4", "b5"), ("f4", "c4")])
+HOE_TWICE = turn("HOE", ["c4", "c5", "b6"], moves=[("d4", "e6"), ("e6", "c5"), ("f4", "c4")])
+TIE = turn("TIE", ["c3", "c2", "b1"])
+IRE_BACKWARDS = turn("IRE", ["e1", "d1", "c1"])
+
+
+def verdict_of(record, words):
+    return check_record(record, words)
+
+
+@pytest.mark.parametrize(
+    ("turns", "rules"),
+    [
+        ([HER_REFILL], None),  # f4 vacated by H and refilled by E in one turn
+        ([HOE_OPENED], None),  # H's line opened by the O's earlier move
+        ([HOE_TWICE], Rules(moves_per_tile=2)),  # the O moves twice
+        ([TIE], None),  # path bends
+        ([IRE_BACKWARDS], None),  # reads right to left
+        ([IRE_BACKWARDS], Rules(word_shape="line")),
+        ([HER_REFILL], Rules(min_moves=2)),
+        ([TIE, IRE_BACKWARDS, HER_REFILL], None),
+        ([], None),  # a game with no turn at all is legal (nothing was playable)
+    ],
+)
+def test_legal_records_are_accepted(turns, rules, words):
+    record = make_record(turns, rules=rules)
+    verdict = verdict_of(record, words)
+    assert verdict.ok, verdict.fault
+    assert verdict.turns_checked == len(turns)
+    assert verdict.result == record.result
+
+
+def test_legal_record_result_figures(words):
+    verdict = verdict_of(make_record([HER_REFILL]), words)
+    assert verdict.result.word_points == 12 and verdict.result.rounds == 1
+    assert len(verdict.result.remaining) == 45 and not verdict.result.cleared
+
+
+def test_cleared_board_earns_the_bonus(words):
+    board = "/".join(["......."] * 8 + ["TEN.CAT"])
+    turns = [turn("NET", ["c1", "b1", "a1"]), turn("CAT", ["e1", "f1", "g1"])]
+    verdict = verdict_of(make_record(turns, board=board), words)
+    assert verdict.ok
+    assert (verdict.result.cleared, verdict.result.bonus, verdict.result.score) == (
+        True,
+        180,
+        12 + 12 + 180,
+    )
+
+
+ILLEGAL = [
+    # (turns, rules, the fault's turn, words expected in the reason)
+    ([turn("HOE", ["c4", "b5", "b6"], [("a4", "a5")])], None, 1, "move 1 (a4-a5): no tile on a4"),
+    ([turn("TIE", ["c3", "c2", "b1"], [("b4", "c2")])], None, 1, "move 1 (b4-c2): c2 is not empty"),
+    (
+        [turn("TIE", ["c3", "c2", "b1"], [("b4", "b5")])],
+        None,
+        1,
+        "U is a vowel and moves like a knight",
+    ),
+    (
+        [turn("HOE", ["c4", "b5", "b6"], [("f4", "e6")])],
+        None,
+        1,
+        "H is a consonant and moves like a queen",
+    ),
+    (
+        [turn("HOE", ["c4", "b5", "b6"], [("f4", "a4")])],
+        None,
+        1,
+        "H's line from f4 to a4 is blocked by the O on d4",
+    ),
+    # The H's line is closed by the R, moved into it earlier in the turn.
+    (
+        [turn("HOE", ["c4", "b5", "b6"], [("e3", "e4"), ("d4", "b5"), ("f4", "c4")])],
+        None,
+        1,
+        "blocked by the R on e4",
+    ),
+    # The same two moves in the other order: the O still stands in the H's way.
+    (
+        [turn("HOE", ["c4", "b5", "b6"], [("f4", "c4"), ("d4", "b5")])],
+        None,
+        1,
+        "blocked by the O on d4",
+    ),
+    ([HOE_TWICE], None, 1, "move 2 (e6-c5): the O dealt to d4 may move only once in a turn"),
+    ([turn("TIE", ["c3", "c2", "a1"])], None, 1, "from c2 to a1, which are not neighbours"),
+    ([turn("TIT", ["c3", "c2", "c3"])], None, 1, "the path uses c3 twice"),
+    ([turn("HER", ["f4", "e4", "e3"])], None, 1, "the path crosses e4, which is empty"),
+    ([turn("TEA", ["c3", "c2", "b1"])], None, 1, "the path spells TIE, not TEA"),
+    ([turn("TIC", ["c3", "c2", "b2"])], None, 1, "TIC is not in the dictionary (test-words)"),
+    (
+        [turn("TIE", ["c3", "c2", "b1"], [("d4", "b5")])],
+        None,
+        1,
+        "the O moved from d4 to b5 is not part of the word TIE",
+    ),
+    ([turn("TIE", ["c3", "c2", "b1"], score=13)], None, 1, "the score is 13, but TIE tallies 15"),
+    ([TIE], Rules(min_moves=1), 1, "0 moves made, the rules need at least 1 per turn"),
+    ([TIE], Rules(word_shape="line"), 1, "the path turns at c2"),
+    ([TIE], Rules(min_word_length=4), 1, "TIE has 3 letters, the rules need at least 4"),
+    ([turn("TIE", ["c3", "c2"])], None, 1, "the path has 2 squares but TIE has 3 letters"),
+    ([turn("T1E", ["c3", "c2", "b1"])], None, 1, "is not made of letters A-Z"),
+    (
+        [IRE_BACKWARDS, turn("TIE", ["c3", "c2", "c1"])],
+        None,
+        2,
+        "the path crosses c1, which is empty",
+    ),
+]
+
+
+@pytest.mark.parametrize(("turns", "rules", "fault_turn", "reason"), ILLEGAL)
+def test_illegal_records_are_rejected(turns, rules, fault_turn, reason, words):
+    verdict = verdict_of(make_record(turns, rules=rules), words)
+    assert not verdict.ok
+    assert verdict.fault.turn == fault_turn
+    assert reason in verdict.fault.reason
+    assert str(verdict.fault).startswith(f"turn {fault_turn}: ")
+
+
+def test_word_played_twice(words):
+    board = "/".join(["......."] * 8 + ["TEN.TEN"])
+    turns = [turn("TEN", ["a1", "b1", "c1"]), turn("TEN", ["e1", "f1", "g1"])]
+    verdict = verdict_of(make_record(turns, board=board), words)
+    assert verdict.fault.turn == 2
+    assert verdict.fault.reason == "TEN was already played on turn 1"
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"score": 1}, "result: score is 1, should be"),
+        ({"rounds": 2}, "result: rounds is 2, should be 1"),
+        ({"cleared": True}, "result: cleared is True, should be False"),
+        ({"bonus": 190}, "result: bonus is 190, should be 0"),
+        ({"penalty": 3}, "result: penalty is 3, should be"),
+        ({"word_points": 11}, "result: word_points is 11, should be 12"),
+        ({"remaining": "E"}, "result: remaining is 'E', should be"),
+    ],
+)
+def test_wrong_results_are_rejected(change, reason, words):
+    verdict = verdict_of(make_record([HER_REFILL], **change), words)
+    assert verdict.fault.turn is None
+    assert str(verdict.fault).startswith(reason)
+
+
+def test_remaining_letters_in_any_order(words):
+    record = make_record([HER_REFILL])
+    shuffled = record.result.remaining[::-1]
+    assert shuffled != record.result.remaining
+    assert verdict_of(make_record([HER_REFILL], remaining=shuffled), words).ok
+
+
+def test_dictionary_mismatch_is_noted(words):
+    record = make_record([TIE])
+    data = record.to_dict()
+    data["dictionary"] = {"name": "other", "words": 3, "sha256": "ab" * 32}
+    verdict = check_record(Record.from_dict(data), words)
+    assert verdict.ok
+    assert "played with other" in verdict.notes[0]
+
+
+def test_every_square_as_a_lone_consonant_and_vowel(words):
+    # One tile on an empty grid: every queen-line and knight target is a legal move for it
+    # (as part of a word with two fixed tiles that stay where they are), no other square is.
+    from solver.referee import IllegalTurn, check_turn
+    from solver.squares import KNIGHT_MASKS, NUM_SQUARES, QUEEN_MASKS
+
+    for origin in range(NUM_SQUARES):
+        for letter, mask in (("T", QUEEN_MASKS[origin]), ("E", KNIGHT_MASKS[origin])):
+            cells = ["."] * NUM_SQUARES
+            cells[origin] = letter
+            layout = Layout("".join(cells))
+            position = Position.start(layout)
+            for target in range(NUM_SQUARES):
+                if target == origin:
+                    continue
+                record_turn = Record.from_dict(
+                    {
+                        "format": "letterchess/record-1",
+                        "board": layout.to_line(),
+                        "rules": {},
+                        "turns": [turn(letter, [], [(sq_name(origin), sq_name(target))])],
+                        "result": Result.of_game([], "").to_dict(),
+                    }
+                ).turns[0]
+                try:
+                    check_turn(layout, position, record_turn, Rules(min_word_length=1), words)
+                except IllegalTurn as error:
+                    # Every move the tile may make gets past the move checks to the path check.
+                    legal_move = "path has 0 squares" in str(error)
+                    assert legal_move == bool(mask >> target & 1), (origin, target, error)
+
+
+def sq_name(sq):
+    from solver.squares import square_name
+
+    return square_name(sq)
+
+
+def test_parse_square_helper():
+    assert parse_square("e3") == 18
