@@ -186,11 +186,47 @@ def queen_targets(sq: Square, occupied: Bitboard) -> Bitboard:
     return targets
 
 
-def _as_uint64(masks: tuple[Bitboard, ...]) -> np.ndarray:
-    return np.array(masks, dtype=np.uint64)
+def _as_int64(masks: tuple[Bitboard, ...]) -> np.ndarray:
+    return np.array(masks, dtype=np.int64)
 
 
-# Numpy copies for the compiled kernels (which cannot read Python tuples of ints).
-NEIGHBOUR_TABLE = _as_uint64(NEIGHBOUR_MASKS)
-KNIGHT_TABLE = _as_uint64(KNIGHT_MASKS)
-RAY_TABLE = np.array([_as_uint64(row) for row in RAY_MASKS], dtype=np.uint64)
+# Numpy copies for the compiled kernels (which cannot read Python tuples of ints). Bitboards are
+# int64 there: 63 squares fit without touching the sign bit.
+NEIGHBOUR_TABLE = _as_int64(NEIGHBOUR_MASKS)
+KNIGHT_TABLE = _as_int64(KNIGHT_MASKS)
+
+
+def _build_between_table() -> np.ndarray:
+    table = np.full((NUM_SQUARES, NUM_SQUARES), -1, dtype=np.int64)
+    for origin in range(NUM_SQUARES):
+        for ray in (RAYS[d][origin] for d in range(len(DIRECTIONS))):
+            passed = 0
+            for target in ray:
+                table[origin, target] = passed
+                passed |= 1 << target
+    return table
+
+
+def _build_step_direction() -> np.ndarray:
+    table = np.full((NUM_SQUARES, NUM_SQUARES), -1, dtype=np.int64)
+    for origin in range(NUM_SQUARES):
+        for d in range(len(DIRECTIONS)):
+            if RAYS[d][origin]:
+                table[origin, RAYS[d][origin][0]] = d
+    return table
+
+
+#: ``BETWEEN_TABLE[a, b]``: bitboard of the squares strictly between ``a`` and ``b`` when they
+#: share a row, column or diagonal; -1 when they do not.
+BETWEEN_TABLE = _build_between_table()
+#: ``STEP_DIRECTION[a, b]``: index into :data:`DIRECTIONS` of the step from ``a`` to its
+#: neighbour ``b``; -1 when they are not neighbours.
+STEP_DIRECTION = _build_step_direction()
+#: ``NEXT_SQUARE[sq, d]``: the neighbour of ``sq`` in direction ``d``, or -1 off the grid.
+NEXT_SQUARE = np.array(
+    [
+        [RAYS[d][sq][0] if RAYS[d][sq] else -1 for d in range(len(DIRECTIONS))]
+        for sq in range(NUM_SQUARES)
+    ],
+    dtype=np.int64,
+)

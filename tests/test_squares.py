@@ -126,4 +126,26 @@ def test_queen_targets_stop_at_the_first_tile():
 def test_numpy_tables_match():
     assert [int(x) for x in sq.NEIGHBOUR_TABLE] == list(NEIGHBOUR_MASKS)
     assert [int(x) for x in sq.KNIGHT_TABLE] == list(KNIGHT_MASKS)
-    assert [[int(x) for x in row] for row in sq.RAY_TABLE] == [list(r) for r in RAY_MASKS]
+
+
+@pytest.mark.parametrize("s", ALL)
+def test_kernel_line_tables(s):
+    for t in ALL:
+        dc, dr = coords(t)[0] - coords(s)[0], coords(t)[1] - coords(s)[1]
+        aligned = t != s and (dc == 0 or dr == 0 or abs(dc) == abs(dr))
+        if aligned:
+            steps = max(abs(dc), abs(dr))
+            step = ((dr > 0) - (dr < 0)) * 7 + (dc > 0) - (dc < 0)
+            expected = sum(1 << (s + k * step) for k in range(1, steps))
+            assert sq.BETWEEN_TABLE[s, t] == expected
+        else:
+            assert sq.BETWEEN_TABLE[s, t] == -1
+        neighbours = max(abs(dc), abs(dr)) == 1
+        d = sq.STEP_DIRECTION[s, t]
+        assert (d >= 0) == neighbours
+        if neighbours:
+            assert sq.DIRECTIONS[d] == (dc, dr) and sq.NEXT_SQUARE[s, d] == t
+    for d, (dc, dr) in enumerate(sq.DIRECTIONS):
+        c, r = coords(s)[0] + dc, coords(s)[1] + dr
+        on_grid = 0 <= c < 7 and 0 <= r < 9
+        assert sq.NEXT_SQUARE[s, d] == (r * 7 + c if on_grid else -1)
