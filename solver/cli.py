@@ -19,7 +19,8 @@ from rich.text import Text
 from . import __version__
 from .board import LETTER_SOURCES, BoardError, Layout, deal, read_bag, read_board
 from .record import Record, RecordError
-from .rules import RulesError, tally
+from .rules import Rules, RulesError, tally
+from .squares import square_name
 
 if TYPE_CHECKING:
     from .dictionary import Dictionary
@@ -78,6 +79,55 @@ def load_words(dict_path: str | None) -> Dictionary:
             err=True,
         )
     return dictionary
+
+
+def rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The variant options of RULES.md; each defaults to ``None`` (the standard rule, or the
+    record's when one is given) so that a command can tell whether it was set."""
+    options = [
+        click.option(
+            "--word-shape",
+            type=click.Choice(["path", "line"]),
+            default=None,
+            help="path: a word may bend (default); line: straight lines only.",
+        ),
+        click.option(
+            "--min-word-length",
+            type=click.IntRange(min=1),
+            default=None,
+            help="Shortest word allowed [default: 3].",
+        ),
+        click.option(
+            "--min-moves",
+            type=click.IntRange(min=0),
+            default=None,
+            help="Fewest tile moves each turn must make [default: 0].",
+        ),
+        click.option(
+            "--moves-per-tile",
+            type=click.IntRange(min=1),
+            default=None,
+            help="How often one tile may move in a turn [default: 1].",
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def rules_from_options(options: dict[str, Any], base: Rules | None = None) -> Rules:
+    """Rules from the values of :func:`rule_options`; with ``base`` (a record's rules), an
+    option that contradicts it is a usage error."""
+    given = {name: value for name, value in options.items() if value is not None}
+    if base is None:
+        return Rules(**given)
+    for name, value in given.items():
+        if getattr(base, name) != value:
+            raise click.UsageError(
+                f"--{name.replace('_', '-')} {value} contradicts the record's rules "
+                f"({name}={getattr(base, name)})"
+            )
+    return base
 
 
 class LetterSourceType(click.ParamType):
@@ -206,6 +256,92 @@ def check(record_path: str, dict_path: str | None) -> None:
         f"{record_path}: legal game: {result.rounds} turns, {result.word_points} word points, "
         f"{ending}, score {result.score} (checked against {dictionary.name})"
     )
+
+
+@cli.command()
+@click.argument("board_spec", metavar="[BOARD]", required=False)
+@click.option(
+    "--after",
+    "record_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Start from the position at the end of this game record (a hint in mid-game).",
+)
+@click.option(
+    "--max-moves",
+    type=click.IntRange(min=0),
+    default=2,
+    show_default=True,
+    help="Most tiles moved in the turn (K).",
+)
+@click.option(
+    "--top", type=click.IntRange(min=1), default=20, show_default=True, help="Plays to list."
+)
+@click.option("--all", "show_all", is_flag=True, help="List every play.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array instead of a table.")
+@rule_options
+@dict_option
+def plays(
+    board_spec: str | None,
+    record_path: str | None,
+    max_moves: int,
+    top: int,
+    show_all: bool,
+    as_json: bool,
+    dict_path: str | None,
+    **options: Any,
+) -> None:
+    """List the plays from a board (or from the end of a game record), best first: tally,
+    word, moves and path.
+
+    Plays are those of the standard class (RULES.md): at most K tiles move, each once, from
+    off the word's path onto its empty squares.
+    """
+    import json
+
+    from .board import Position
+    from .movegen import generate_plays
+    from .referee import check_record
+
+    dictionary = load_words(dict_path)
+    if record_path is not None:
+        record = Record.load(record_path)
+        if board_spec is not None and read_board(board_spec) != record.board:
+            raise click.UsageError(f"BOARD is not the board of {record_path}")
+        verdict = check_record(record, dictionary)
+        if verdict.fault is not None and verdict.fault.turn is not None:
+            raise click.ClickException(f"{record_path}: {verdict.fault}")
+        assert verdict.position is not None
+        position = verdict.position
+        rules = rules_from_options(options, record.rules)
+    elif board_spec is not None:
+        position = Position.start(read_board(board_spec))
+        rules = rules_from_options(options)
+    else:
+        raise click.UsageError("give a BOARD, or --after RECORD")
+    found = generate_plays(
+        position.layout, position.remaining_mask, dictionary, rules, max_moves, position.played
+    )
+    shown = found if show_all else found[:top]
+    if as_json:
+        click.echo(json.dumps([play.to_json() for play in shown], indent=1))
+        return
+    click.echo(
+        f"{len(found)} plays with at most {max_moves} moves ({rules.describe()} rules)"
+        + ("" if len(shown) == len(found) else f"; the best {len(shown)}:")
+    )
+    if not shown:
+        return
+    width = max(len(play.word) for play in shown)
+    layout = position.layout
+    click.echo(f"{'#':>4}  {'tally':>5}  {'word':<{width}}  {'moves':<20}  path")
+    for rank, play in enumerate(shown, start=1):
+        moves = ", ".join(
+            f"{layout[origin]} {square_name(origin)}-{square_name(target)}"
+            for origin, target in play.moves
+        )
+        path = " ".join(square_name(sq) for sq in play.path)
+        click.echo(f"{rank:>4}  {play.score:>5}  {play.word:<{width}}  {moves or '-':<20}  {path}")
 
 
 @cli.command()

@@ -55,6 +55,8 @@ class Verdict:
     turns_checked: int
     result: Result | None
     notes: list[str] = field(default_factory=list)
+    #: The position after the last turn checked (after every turn when the record holds).
+    position: Position | None = None
 
     @property
     def ok(self) -> bool:
@@ -225,7 +227,7 @@ def check_record(record: Record, dictionary: Container[str]) -> Verdict:
         try:
             removed = check_turn(record.board, position, turn, record.rules, dictionary, played_on)
         except IllegalTurn as error:
-            return Verdict(Fault(number, str(error)), number - 1, None, notes)
+            return Verdict(Fault(number, str(error)), number - 1, None, notes, position)
         position = position.after(turn.word, removed)
         played_on[turn.word] = number
     result = Result.of_game([turn.word for turn in record.turns], position.remaining_letters())
@@ -239,5 +241,6 @@ def check_record(record: Record, dictionary: Container[str]) -> Verdict:
                 len(record.turns),
                 result,
                 notes,
+                position,
             )
-    return Verdict(None, len(record.turns), result, notes)
+    return Verdict(None, len(record.turns), result, notes, position)

@@ -191,3 +191,54 @@ def test_bad_word_list(runner, tmp_path):
     result = run(runner, "words", "cat", "--dict", path)
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "empty.txt" in result.output
+
+
+def test_plays_table_and_json(runner):
+    from solver.board import Layout
+    from solver.dictionary import Dictionary
+    from solver.movegen import generate_plays
+    from solver.rules import Rules
+
+    layout = Layout.from_line(EXAMPLE_BOARD)
+    expected = generate_plays(layout, layout.tile_mask, Dictionary.default(), Rules(), 1)
+    result = run(runner, "plays", EXAMPLE_BOARD, "--max-moves", 1, "--top", 5)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith(f"{len(expected)} plays with at most 1 moves")
+    assert lines[1].split()[:3] == ["#", "tally", "word"]
+    rows = [line.split() for line in lines[2:]]
+    assert [(int(r[1]), r[2]) for r in rows] == [(p.score, p.word) for p in expected[:5]]
+    data = json.loads(
+        run(runner, "plays", EXAMPLE_BOARD, "--max-moves", 1, "--all", "--json").output
+    )
+    assert len(data) == len(expected)
+    assert data[0] == expected[0].to_json()
+    assert set(data[0]) == {"word", "score", "tiles", "moves", "path"}
+    assert data[0]["tiles"] == sorted(data[0]["tiles"], key=lambda n: (n[1], n[0]))
+
+
+def test_plays_after_a_record(runner, tmp_path):
+    result = run(runner, "plays", "--after", "tests/data/example-game.json", "--max-moves", 3)
+    assert result.exit_code == 0
+    assert result.output.startswith("0 plays")  # E F J V are left: no word
+    path = tmp_path / "game.json"
+    make_record([HER_REFILL]).save(path)
+    data = json.loads(run(runner, "plays", "--after", path, "--json", "--all").output)
+    assert data and "HER" not in {play["word"] for play in data}
+    assert all("e3" not in play["tiles"] and "f4" not in play["tiles"] for play in data)
+    assert_one_line_error(
+        run(runner, "plays", "--after", path, "--word-shape", "line"), 2, "contradicts the record"
+    )
+    assert_one_line_error(
+        run(runner, "plays", deal(9).to_line(), "--after", path), 2, "is not the board of"
+    )
+
+
+def test_plays_errors(runner):
+    assert_one_line_error(run(runner, "plays"), 2, "give a BOARD, or --after RECORD")
+    assert_one_line_error(run(runner, "plays", EXAMPLE_BOARD, "--max-moves", -1), 2, "--max-moves")
+    assert_one_line_error(
+        run(runner, "plays", EXAMPLE_BOARD, "--word-shape", "zigzag"), 2, "zigzag"
+    )
+    bad = EXAMPLE_BOARD.replace("OCIWEGA", "OCIWEG!")
+    assert_one_line_error(run(runner, "plays", bad), 1, "square g2: '!' is not a letter")
