@@ -68,9 +68,11 @@ class RawPlays(NamedTuple):
     :ivar tiles: ``int64[n]`` bitboards of the tiles removed (by origin square).
     :ivar scores: ``int64[n]`` tallies.
     :ivar path_lengths: ``int64[n]``.
-    :ivar paths: ``int64[n, L]`` path squares in reading order, -1 past the end.
+    :ivar paths: ``int8[n, L]`` path squares in reading order; entries past the row's path
+        length are undefined.
     :ivar move_counts: ``int64[n]``.
-    :ivar moves: ``int64[n, K, 2]`` ``(from, to)`` in a legal order, -1 past the end.
+    :ivar moves: ``int8[n, K, 2]`` ``(from, to)`` in a legal order; entries past the row's
+        move count are undefined.
     """
 
     word_ids: np.ndarray
@@ -191,23 +193,26 @@ def _legal_order(codes, remaining, origins, targets, count, order, rank, sorted_
             return False
 
 
-# Columns of the kernel's single output array; the path and then the moves follow.
-_COL_WORD, _COL_TILES, _COL_SCORE, _COL_LENGTH, _COL_MOVES, _COL_PATH = 0, 1, 2, 3, 4, 5
+# Columns of the kernel's output: ``head`` (int64) holds these, ``body`` (int8, squares) holds
+# the path and then the moves.
+_COL_WORD, _COL_TILES, _COL_SCORE, _COL_LENGTH, _COL_MOVES = 0, 1, 2, 3, 4
+_HEAD_COLUMNS = 5
 
 
 @njit(cache=True)
 def _write_row(out, row, word_id, tiles, score, path_square, depth, origins, targets, order, count):
-    out[row, _COL_WORD] = word_id
-    out[row, _COL_TILES] = tiles
-    out[row, _COL_SCORE] = score
-    out[row, _COL_LENGTH] = depth
-    out[row, _COL_MOVES] = count
+    head, body = out
+    head[row, _COL_WORD] = word_id
+    head[row, _COL_TILES] = tiles
+    head[row, _COL_SCORE] = score
+    head[row, _COL_LENGTH] = depth
+    head[row, _COL_MOVES] = count
     for i in range(depth):
-        out[row, _COL_PATH + i] = path_square[i + 1]
-    moves_at = out.shape[1] - 2 * origins.shape[0]
+        body[row, i] = path_square[i + 1]
+    moves_at = body.shape[1] - 2 * origins.shape[0]
     for i in range(count):
-        out[row, moves_at + 2 * i] = origins[order[i]]
-        out[row, moves_at + 2 * i + 1] = targets[order[i]]
+        body[row, moves_at + 2 * i] = origins[order[i]]
+        body[row, moves_at + 2 * i + 1] = targets[order[i]]
 
 
 @njit(cache=True)
@@ -217,46 +222,78 @@ def _emit_assignments(
     reach,
     letter_squares,
     path_square,
-    path_letter,
-    path_is_moved,
     depth,
     path_mask,
+    wild_square,
+    wild_letter,
+    count,
     word_id,
     score,
     out,
     found,
-    work,
+    base,
+    cand_left,
+    chosen,
+    order,
+    rank,
+    sorted_moves,
 ):
-    """Choose the tiles for the path's empty squares in every possible way and write one row
-    per choice that has a legal move order. Returns the new row count, or -1 when ``out`` is
-    full."""
-    targets, base, cand_left, chosen, order, rank, sorted_moves = (
-        work[0],
-        work[1],
-        work[2],
-        work[3],
-        work[4],
-        work[5],
-        work[6],
-    )
-    count = 0
-    fixed_tiles = np.int64(0)
-    for i in range(1, depth + 1):
-        if path_is_moved[i]:
-            # Off the path, with the right letter, able to reach the square.
-            base[count] = reach[path_square[i]] & letter_squares[path_letter[i]] & ~path_mask
-            targets[count] = path_square[i]
-            count += 1
-        else:
-            fixed_tiles |= np.int64(1) << path_square[i]
-    capacity = out.shape[0]
+    """Choose the tiles for the path's ``count`` empty squares (``wild_square``, to be filled
+    with ``wild_letter``) in every possible way and write one row per choice that has a legal
+    move order. Returns the new row count, or -1 when ``out`` is full. The last six arguments
+    are scratch arrays of K entries."""
+    capacity = out[0].shape[0]
+    fixed_tiles = path_mask & remaining
     if count == 0:
         if found == capacity:
             return -1
         _write_row(
-            out, found, word_id, fixed_tiles, score, path_square, depth, chosen, targets, order, 0
+            out,
+            found,
+            word_id,
+            fixed_tiles,
+            score,
+            path_square,
+            depth,
+            chosen,
+            wild_square,
+            order,
+            0,
         )
         return found + 1
+    for i in range(count):
+        # Off the path, with the right letter, able to reach the square.
+        base[i] = reach[wild_square[i]] & letter_squares[wild_letter[i]] & ~path_mask
+        if base[i] == 0:
+            return found
+    order[0] = 0
+    if count == 1:
+        # One move: legal unless a consonant's line is blocked.
+        target = wild_square[0]
+        candidates = base[0]
+        while candidates:
+            tile = _lowest_square(candidates)
+            candidates &= candidates - 1
+            if not _is_vowel_code(codes[tile]) and BETWEEN_TABLE[tile, target] & remaining:
+                continue
+            if found == capacity:
+                return -1
+            chosen[0] = tile
+            _write_row(
+                out,
+                found,
+                word_id,
+                fixed_tiles | (np.int64(1) << tile),
+                score,
+                path_square,
+                depth,
+                chosen,
+                wild_square,
+                order,
+                1,
+            )
+            found += 1
+        return found
     level = 0
     cand_left[0] = base[0]
     used = np.int64(0)
@@ -279,17 +316,28 @@ def _emit_assignments(
         blocked = False
         for i in range(count):
             consonant = not _is_vowel_code(codes[chosen[i]])
-            if consonant and BETWEEN_TABLE[chosen[i], targets[i]] & remaining & ~moving:
+            if consonant and BETWEEN_TABLE[chosen[i], wild_square[i]] & remaining & ~moving:
                 blocked = True
         if blocked:
             continue
-        if not _legal_order(codes, remaining, chosen, targets, count, order, rank, sorted_moves):
+        if not _legal_order(
+            codes, remaining, chosen, wild_square, count, order, rank, sorted_moves
+        ):
             continue
         if found == capacity:
             return -1
-        tiles = fixed_tiles | used | (np.int64(1) << tile)
         _write_row(
-            out, found, word_id, tiles, score, path_square, depth, chosen, targets, order, count
+            out,
+            found,
+            word_id,
+            fixed_tiles | moving,
+            score,
+            path_square,
+            depth,
+            chosen,
+            wild_square,
+            order,
+            count,
         )
         found += 1
     return found
@@ -317,11 +365,11 @@ def _generate(
     :param codes: ``int64[63]`` letter code (0..25) of the tile dealt to each square, -1 if none.
     :param remaining: bitboard of the tiles still on the board.
     :param played: ``bool[words]``, True for word ids already played.
-    :param out: ``int64[rows, columns]``, preallocated and filled with -1, one row per witness
-        (see :func:`_split_columns`); its width bounds the word length.
+    :param out: ``(head, body)`` from :func:`_allocate`, one row per witness (see
+        :func:`_split_columns`); the width of ``body`` bounds the word length.
     :returns: the number of rows written, or -1 if ``out`` was too small.
     """
-    max_length = out.shape[1] - _COL_PATH - 2 * max(max_moves, 1)
+    max_length = out[1].shape[1] - 2 * max(max_moves, 1)
     reach = _reach_tables(codes, remaining, max_moves)
     letter_squares = np.zeros(26, dtype=np.int64)
     for sq in range(NUM_SQUARES):
@@ -339,7 +387,6 @@ def _generate(
     # The search stack, one frame per path square; frame 0 is the root, before any square.
     depth_cap = max_length + 1
     path_square = np.empty(depth_cap, dtype=np.int64)
-    path_letter = np.empty(depth_cap, dtype=np.int64)
     path_is_moved = np.zeros(depth_cap, dtype=np.bool_)
     node_at = np.empty(depth_cap, dtype=np.int64)
     squares_left = np.empty(depth_cap, dtype=np.int64)
@@ -347,7 +394,16 @@ def _generate(
     letters_left = np.empty(depth_cap, dtype=np.int64)
     vowels_at = np.zeros(depth_cap, dtype=np.int64)
     moves_width = max(max_moves, 1)
-    work = np.empty((7, moves_width), dtype=np.int64)
+    # The path's empty squares, in path order, and the letters they are to get.
+    wild_square = np.empty(moves_width, dtype=np.int64)
+    wild_letter = np.empty(moves_width, dtype=np.int64)
+    # Scratch for _emit_assignments, allocated once.
+    base = np.empty(moves_width, dtype=np.int64)
+    cand_left = np.empty(moves_width, dtype=np.int64)
+    chosen = np.empty(moves_width, dtype=np.int64)
+    order = np.empty(moves_width, dtype=np.int64)
+    rank = np.empty(moves_width, dtype=np.int64)
+    sorted_moves = np.empty(moves_width, dtype=np.int64)
 
     node_at[0] = ROOT
     squares_left[0] = remaining | (empty_squares if max_moves > 0 else np.int64(0))
@@ -393,12 +449,13 @@ def _generate(
         # Push the square.
         depth += 1
         path_square[depth] = square
-        path_letter[depth] = letter
         path_is_moved[depth] = moved
         node_at[depth] = child
         vowels_at[depth] = vowels_at[depth - 1] + (1 if _is_vowel_code(letter) else 0)
         path_mask |= np.int64(1) << square
         if moved:
+            wild_square[moves_used] = square
+            wild_letter[moves_used] = letter
             moves_used += 1
         letters_left[depth] = 0
         if depth >= max_length:
@@ -423,24 +480,32 @@ def _generate(
             reach,
             letter_squares,
             path_square,
-            path_letter,
-            path_is_moved,
             depth,
             path_mask,
+            wild_square,
+            wild_letter,
+            moves_used,
             word_id,
             score,
             out,
             found,
-            work,
+            base,
+            cand_left,
+            chosen,
+            order,
+            rank,
+            sorted_moves,
         )
         if found < 0:
             return -1
     return found
 
 
-def _allocate(rows: int, max_length: int, max_moves: int) -> np.ndarray:
-    # Rows are filled only up to each play's length; the rest is set to -1 once, here.
-    return np.full((rows, _COL_PATH + max_length + 2 * max(max_moves, 1)), -1, dtype=np.int64)
+def _allocate(rows: int, max_length: int, max_moves: int) -> tuple[np.ndarray, np.ndarray]:
+    # Not initialised: each row is written only up to its path length and move count.
+    head = np.empty((rows, _HEAD_COLUMNS), dtype=np.int64)
+    body = np.empty((rows, max_length + 2 * max(max_moves, 1)), dtype=np.int8)
+    return head, body
 
 
 _LONGEST_WORD: dict[str, int] = {}
@@ -471,16 +536,16 @@ def played_flags(dictionary: Dictionary, played: Iterable[str]) -> np.ndarray:
     return flags
 
 
-def _split_columns(out: np.ndarray, max_moves: int) -> RawPlays:
-    moves_at = out.shape[1] - 2 * max(max_moves, 1)
+def _split_columns(head: np.ndarray, body: np.ndarray, max_moves: int) -> RawPlays:
+    moves_at = body.shape[1] - 2 * max(max_moves, 1)
     return RawPlays(
-        word_ids=out[:, _COL_WORD],
-        tiles=out[:, _COL_TILES],
-        scores=out[:, _COL_SCORE],
-        path_lengths=out[:, _COL_LENGTH],
-        paths=out[:, _COL_PATH:moves_at],
-        move_counts=out[:, _COL_MOVES],
-        moves=out[:, moves_at:].reshape(out.shape[0], max(max_moves, 1), 2),
+        word_ids=head[:, _COL_WORD],
+        tiles=head[:, _COL_TILES],
+        scores=head[:, _COL_SCORE],
+        path_lengths=head[:, _COL_LENGTH],
+        paths=body[:, :moves_at],
+        move_counts=head[:, _COL_MOVES],
+        moves=body[:, moves_at:].reshape(body.shape[0], max(max_moves, 1), 2),
     )
 
 
@@ -516,8 +581,31 @@ def raw_plays(
             out,
         )
         if found >= 0:
-            return _split_columns(out[:found], max_moves)
+            return _split_columns(out[0][:found], out[1][:found], max_moves)
         rows *= 4
+
+
+def _smallest_witnesses(raw: RawPlays) -> np.ndarray:
+    """Row numbers of one witness per ``(word, tiles)``: the smallest by
+    :meth:`solver.play.Play.witness_key` (fewest moves, then path, then moves), found with numpy
+    so that Python objects are made only for the rows kept."""
+    rows = raw.word_ids.shape[0]
+    if rows == 0:
+        return np.zeros(0, dtype=np.int64)
+    longest = int(raw.path_lengths.max())
+    # Undefined entries (past a row's length or move count) become -1, which sorts first.
+    paths = np.where(
+        np.arange(longest)[None, :] < raw.path_lengths[:, None], raw.paths[:, :longest], -1
+    )
+    moves = raw.moves.reshape(rows, -1)
+    moves = np.where(np.arange(moves.shape[1])[None, :] < 2 * raw.move_counts[:, None], moves, -1)
+    # np.lexsort sorts by the last key first.
+    keys = [*moves.T[::-1], *paths.T[::-1], raw.move_counts, raw.tiles, raw.word_ids]
+    order = np.lexsort(keys)
+    words, tiles = raw.word_ids[order], raw.tiles[order]
+    first = np.ones(rows, dtype=np.bool_)
+    first[1:] = (words[1:] != words[:-1]) | (tiles[1:] != tiles[:-1])
+    return order[first]
 
 
 def generate_plays(
@@ -539,13 +627,12 @@ def generate_plays(
     """
     raw = raw_plays(layout, remaining_mask, dictionary, rules, max_moves, played)
     plays = []
-    for row in range(raw.word_ids.shape[0]):
+    for row in _smallest_witnesses(raw):
         length = int(raw.path_lengths[row])
         count = int(raw.move_counts[row])
-        word = dictionary.word(int(raw.word_ids[row])).upper()
         plays.append(
             Play(
-                word,
+                dictionary.word(int(raw.word_ids[row])).upper(),
                 int(raw.tiles[row]),
                 tuple((int(a), int(b)) for a, b in raw.moves[row, :count]),
                 tuple(int(sq) for sq in raw.paths[row, :length]),
