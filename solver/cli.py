@@ -324,10 +324,13 @@ def plays(
     )
     shown = found if show_all else found[:top]
     if as_json:
-        click.echo(json.dumps([play.to_json() for play in shown], indent=1))
+        # One play per line: readable, and easy to grep or diff.
+        lines = ",\n".join(json.dumps(play.to_json()) for play in shown)
+        click.echo(f"[\n{lines}\n]" if shown else "[]")
         return
     click.echo(
-        f"{len(found)} plays with at most {max_moves} moves ({rules.describe()} rules)"
+        f"{len(found)} play{'s' * (len(found) != 1)} with at most {max_moves} "
+        f"move{'s' * (max_moves != 1)} ({rules.describe()} rules)"
         + ("" if len(shown) == len(found) else f"; the best {len(shown)}:")
     )
     if not shown:

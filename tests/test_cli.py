@@ -204,7 +204,7 @@ def test_plays_table_and_json(runner):
     result = run(runner, "plays", EXAMPLE_BOARD, "--max-moves", 1, "--top", 5)
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0].startswith(f"{len(expected)} plays with at most 1 moves")
+    assert lines[0].startswith(f"{len(expected)} plays with at most 1 move (standard rules)")
     assert lines[1].split()[:3] == ["#", "tally", "word"]
     rows = [line.split() for line in lines[2:]]
     assert [(int(r[1]), r[2]) for r in rows] == [(p.score, p.word) for p in expected[:5]]

@@ -1,10 +1,12 @@
 """Play generation: the numba kernel against the pure-Python reference and the referee."""
 
+import os
 import random
+from pathlib import Path
 
 import pytest
 
-from solver.board import Layout, Position, deal
+from solver.board import Layout, Position, deal, read_board
 from solver.dictionary import Dictionary
 from solver.movegen import generate_plays, raw_plays
 from solver.record import Turn
@@ -209,3 +211,32 @@ def test_example_board_top_plays(scowl):
     assert (plays[0].word, plays[0].score) == ("RECEIPTOR", 117)
     turn = plays[0].to_turn()
     assert isinstance(turn, Turn) and turn.moves == ()
+
+
+GOLDEN = Path(__file__).parent / "data" / "movegen-golden.txt"
+GOLDEN_CASES = [("deal-01.txt", Rules(), 1), ("deal-02.txt", Rules(word_shape="line"), 2)]
+
+
+def golden_lines(scowl):
+    """Every play of two benchmark openings, one line each: what the golden file holds."""
+    boards = Path(__file__).parents[1] / "benchmarks" / "boards"
+    lines = []
+    for name, rules, max_moves in GOLDEN_CASES:
+        layout = read_board(str(boards / name))
+        lines.append(f"# {name} {rules.describe()} K={max_moves}")
+        for play in generate_plays(layout, layout.tile_mask, scowl, rules, max_moves):
+            data = play.to_json()
+            moves = " ".join(f"{a}-{b}" for a, b in data["moves"]) or "-"
+            lines.append(
+                f"{play.score} {play.word} {' '.join(data['tiles'])} | {moves} | "
+                + " ".join(data["path"])
+            )
+    return lines
+
+
+def test_golden_file(scowl):
+    # Regenerate after an intended change with: LETTERCHESS_REGENERATE_GOLDEN=1 pytest -k golden
+    lines = golden_lines(scowl)
+    if os.environ.get("LETTERCHESS_REGENERATE_GOLDEN"):
+        GOLDEN.write_text("\n".join(lines) + "\n")
+    assert GOLDEN.read_text().splitlines() == lines
