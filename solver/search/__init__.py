@@ -1,0 +1,65 @@
+"""Search strategies, one per module, behind one interface (:class:`base.Strategy`), found by
+name in :data:`STRATEGIES`.
+
+A strategy is named on the command line as ``name`` or ``name:key=value,...``, e.g.
+``beam:width=200``; :func:`parse_strategy` turns that into a configured strategy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from .base import Strategy
+from .greedy import GreedyStrategy
+
+#: Every strategy by name, in the order they are listed to users.
+STRATEGIES: dict[str, type[Strategy]] = {cls.name: cls for cls in (GreedyStrategy,)}
+
+
+class StrategyError(ValueError):
+    """An unknown strategy, parameter or parameter value."""
+
+
+def _convert(value: str, kind: Any, where: str) -> Any:
+    try:
+        if kind is bool or kind == "bool":
+            if value.lower() in ("1", "true", "yes", "on"):
+                return True
+            if value.lower() in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(value)
+        if kind is int or kind == "int":
+            return int(value)
+        if kind is float or kind == "float":
+            return float(value)
+        return str(value)
+    except ValueError:
+        raise StrategyError(
+            f"{where}: {value!r} is not a valid {getattr(kind, '__name__', kind)}"
+        ) from None
+
+
+def parse_strategy(spec: str) -> Strategy:
+    """A strategy from ``name`` or ``name:key=value,key=value``.
+
+    :raises StrategyError: naming the unknown strategy or parameter, or the bad value.
+    """
+    name, _, rest = spec.strip().partition(":")
+    cls = STRATEGIES.get(name)
+    if cls is None:
+        raise StrategyError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")
+    known = {f.name: f for f in fields(cls.Params)}
+    values: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, equals, value = item.partition("=")
+        if not equals:
+            raise StrategyError(f"{name}: parameter {item!r} is not key=value")
+        if key not in known:
+            listed = ", ".join(known) or "none"
+            raise StrategyError(f"{name}: unknown parameter {key!r} (known: {listed})")
+        values[key] = _convert(value, known[key].type, f"{name}: {key}")
+    try:
+        return cls(cls.Params(**values))
+    except ValueError as error:
+        raise StrategyError(f"{name}: {error}") from None

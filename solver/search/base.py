@@ -1,0 +1,263 @@
+"""What every search strategy shares: the game as a search problem, lines of play, the budget,
+and the context a strategy runs in.
+
+The state of a game is the opening layout plus the bitboard of the tiles still on the board
+(:class:`solver.board.Position`) and the words already played. The search never handles
+boards, moves or paths: a play is ``(word_id, tiles, score)``, and the witness (moves, path) is
+found again only when the best line is written out as a game record.
+
+Budgets are counted in **states**: a state is one position whose plays were generated
+(:meth:`SearchContext.plays`). With a state budget and a seed, a strategy's result is the same on
+every machine; with only a time limit it depends on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..board import Layout
+from ..dictionary import Dictionary
+from ..movegen import raw_plays
+from ..rules import Rules, clear_bonus, is_vowel
+
+#: Rows of plays (word, tiles, score) kept in the play cache of one game, across all positions.
+PLAY_CACHE_ROWS = 4_000_000
+
+
+@dataclass(frozen=True)
+class PlaySet:
+    """The plays from one position, as parallel arrays, best tally first.
+
+    Ties are broken by word id, then tiles, so the order is the same on every machine.
+    """
+
+    word_ids: np.ndarray
+    tiles: np.ndarray
+    scores: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.word_ids.shape[0])
+
+    def take(self, keep: np.ndarray) -> PlaySet:
+        """The plays selected by a boolean mask or index array, in the same order."""
+        return PlaySet(self.word_ids[keep], self.tiles[keep], self.scores[keep])
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of play from the start: plays ``(word_id, tiles, score)`` in order.
+
+    :ivar mask: the tiles still on the board after the line.
+    :ivar word_points: the sum of the plays' tallies.
+    """
+
+    plays: tuple[tuple[int, int, int], ...]
+    mask: int
+    word_points: int
+
+    @classmethod
+    def start(cls, mask: int) -> Line:
+        return cls((), mask, 0)
+
+    def then(self, word_id: int, tiles: int, score: int) -> Line:
+        """This line followed by one more play."""
+        return Line(
+            (*self.plays, (word_id, tiles, score)),
+            self.mask & ~tiles,
+            self.word_points + score,
+        )
+
+    @property
+    def played(self) -> frozenset[int]:
+        """The word ids played on this line."""
+        return frozenset(word_id for word_id, _, _ in self.plays)
+
+    @property
+    def rounds(self) -> int:
+        return len(self.plays)
+
+
+class Game:
+    """One deal as a search problem: its layout, dictionary, rules and move limit ``K``, with
+    the plays of every position generated once and cached (by tile mask, an exact key: the
+    plays of a position do not depend on the words played, which are filtered afterwards)."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        dictionary: Dictionary,
+        rules: Rules,
+        max_moves: int,
+        cache_rows: int = PLAY_CACHE_ROWS,
+    ) -> None:
+        self.layout = layout
+        self.dictionary = dictionary
+        self.rules = rules
+        self.max_moves = max_moves
+        self.start_mask = layout.tile_mask
+        self._cache: OrderedDict[int, PlaySet] = OrderedDict()
+        self._cache_rows = 0
+        self._cache_limit = cache_rows
+        self._vowel_mask = sum(1 << sq for sq, letter in layout.tiles() if is_vowel(letter))
+
+    def all_plays(self, mask: int) -> PlaySet:
+        """Every play from the position ``mask``, whatever words were played, best first."""
+        cached = self._cache.get(mask)
+        if cached is not None:
+            self._cache.move_to_end(mask)
+            return cached
+        raw = raw_plays(self.layout, mask, self.dictionary, self.rules, self.max_moves)
+        # One row per (word, tiles); then best tally first, ties by word id and tiles.
+        order = np.lexsort((raw.tiles, raw.word_ids, -raw.scores))
+        words, tiles, scores = raw.word_ids[order], raw.tiles[order], raw.scores[order]
+        first = np.ones(words.shape[0], dtype=np.bool_)
+        first[1:] = (words[1:] != words[:-1]) | (tiles[1:] != tiles[:-1])
+        plays = PlaySet(words[first].copy(), tiles[first].copy(), scores[first].copy())
+        self._cache[mask] = plays
+        self._cache_rows += len(plays)
+        while self._cache_rows > self._cache_limit and len(self._cache) > 1:
+            _, evicted = self._cache.popitem(last=False)
+            self._cache_rows -= len(evicted)
+        return plays
+
+    def legal_plays(self, mask: int, played: frozenset[int]) -> PlaySet:
+        """The plays from ``mask`` whose words were not played yet."""
+        plays = self.all_plays(mask)
+        if not played or len(plays) == 0:
+            return plays
+        fresh = ~np.isin(plays.word_ids, np.fromiter(played, dtype=np.int64, count=len(played)))
+        return plays if fresh.all() else plays.take(fresh)
+
+    def leftover_tally(self, mask: int) -> int:
+        """The penalty for the tiles of ``mask`` left at the end: their tally as one word."""
+        count = mask.bit_count()
+        return (count + (mask & self._vowel_mask).bit_count()) * count
+
+    def final_score(self, line: Line) -> int:
+        """The final score if the game ended after ``line``."""
+        if line.mask == 0:
+            return line.word_points + clear_bonus(line.rounds)
+        return line.word_points - self.leftover_tally(line.mask)
+
+    def word(self, word_id: int) -> str:
+        return self.dictionary.word(word_id).upper()
+
+
+class SearchContext:
+    """What a strategy runs in: the game, the budget, a seeded random source, and the best
+    complete game found so far.
+
+    A strategy calls :meth:`plays` to expand a position (which counts one state), polls
+    :attr:`stopped`, and hands every complete game it finishes to :meth:`offer`.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        time_limit: float | None,
+        max_states: int | None,
+        seed: int,
+        on_improve: Callable[[SearchContext], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.game = game
+        self.time_limit = time_limit
+        self.max_states = max_states
+        self.rng = random.Random(seed)
+        self.states = 0
+        self.interrupted = False
+        self.best: Line | None = None
+        self.best_score: int | None = None
+        self._on_improve = on_improve
+        self._clock = clock
+        self._started = clock()
+
+    def start_line(self) -> Line:
+        """The empty line: the game before its first turn."""
+        return Line.start(self.game.start_mask)
+
+    @property
+    def elapsed(self) -> float:
+        return self._clock() - self._started
+
+    @property
+    def stopped(self) -> bool:
+        """True once the time or the state budget is spent, or the user pressed Ctrl-C."""
+        if self.interrupted:
+            return True
+        if self.max_states is not None and self.states >= self.max_states:
+            return True
+        return self.time_limit is not None and self.elapsed >= self.time_limit
+
+    def plays(self, line: Line) -> PlaySet:
+        """The legal plays after ``line`` (one state of the budget)."""
+        self.states += 1
+        return self.game.legal_plays(line.mask, line.played)
+
+    def offer(self, line: Line) -> bool:
+        """Record a complete game; keep it if it beats the best so far (the first found wins a
+        tie). Returns whether it was kept."""
+        score = self.game.final_score(line)
+        if self.best_score is not None and score <= self.best_score:
+            return False
+        self.best, self.best_score = line, score
+        if self._on_improve is not None:
+            self._on_improve(self)
+        return True
+
+    def complete_greedily(self, line: Line) -> Line:
+        """``line`` played on to the end, each turn the best tally (ties as in
+        :class:`PlaySet`). Used to finish partial lines; it does not stop for the budget."""
+        while True:
+            plays = self.plays(line)
+            if len(plays) == 0:
+                return line
+            line = line.then(int(plays.word_ids[0]), int(plays.tiles[0]), int(plays.scores[0]))
+
+
+@dataclass
+class StrategyParams:
+    """Base of each strategy's parameters: a dataclass of typed fields with defaults."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+class Strategy:
+    """A search strategy. Subclasses set :attr:`name`, :attr:`Params` (a
+    :class:`StrategyParams` dataclass) and implement :meth:`run`."""
+
+    name: ClassVar[str]
+    Params: ClassVar[type[StrategyParams]] = StrategyParams
+    #: One line for ``--help`` and the docs.
+    summary: ClassVar[str] = ""
+
+    def __init__(self, params: StrategyParams | None = None) -> None:
+        self.params = params if params is not None else self.Params()
+
+    def run(self, context: SearchContext) -> None:
+        """Search, offering every complete game found to ``context``; return when done or when
+        ``context.stopped``."""
+        raise NotImplementedError
+
+    def describe(self) -> dict[str, Any]:
+        return {"strategy": self.name, "params": self.params.to_dict()}
+
+
+@dataclass
+class SearchOutcome:
+    """The best line a search found, and what it cost."""
+
+    line: Line
+    score: int
+    states: int
+    seconds: float
+    stop_reason: str
+    extra: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,14 @@
+"""``greedy``: each turn the play with the best tally. The baseline every other strategy must
+beat; it also finishes the lines other strategies leave incomplete."""
+
+from __future__ import annotations
+
+from .base import SearchContext, Strategy
+
+
+class GreedyStrategy(Strategy):
+    name = "greedy"
+    summary = "each turn the best immediate tally (the baseline)"
+
+    def run(self, context: SearchContext) -> None:
+        context.offer(context.complete_greedily(context.start_line()))
