@@ -348,6 +348,120 @@ def plays(
 
 
 @cli.command()
+@click.argument("board_spec", metavar="[BOARD]", required=False)
+@click.option(
+    "--random",
+    "random_seed",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Solve the standard deal of this seed (the board of `letterchess generate --seed`).",
+)
+@click.option(
+    "--strategy",
+    "strategy_spec",
+    default="auto",
+    show_default=True,
+    help="NAME or NAME:key=value,... : greedy, beam, dfs, nrpa or auto (README, Strategies).",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Seconds to search [default: 10, or none when --max-states is given].",
+)
+@click.option(
+    "--max-states",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Budget in states (positions expanded): the same record on every machine.",
+)
+@click.option(
+    "--max-moves",
+    type=click.IntRange(min=0),
+    default=2,
+    show_default=True,
+    help="Most tiles moved in a turn (K).",
+)
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seeds the search."
+)
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the game record (letterchess/record-1) to this file.",
+)
+@click.option("--quiet", is_flag=True, help="No live progress.")
+@rule_options
+@dict_option
+def solve(
+    board_spec: str | None,
+    random_seed: int | None,
+    strategy_spec: str,
+    time_limit: float | None,
+    max_states: int | None,
+    max_moves: int,
+    seed: int,
+    json_out: str | None,
+    quiet: bool,
+    dict_path: str | None,
+    **options: Any,
+) -> None:
+    """Find the best game for a deal and print it turn by turn: the board before each turn,
+    the moves, the word marked on the board, the points, and the final breakdown.
+
+    The search stops at the time limit (or state budget) with the best complete game found;
+    Ctrl-C stops it early the same way.
+    """
+    from .progress import SearchProgress
+    from .search import StrategyError, parse_strategy
+    from .solve import DEFAULT_TIME_LIMIT
+    from .solve import solve as solve_deal
+
+    if (board_spec is None) == (random_seed is None):
+        raise click.UsageError("give either a BOARD or --random SEED")
+    try:
+        strategy = parse_strategy(strategy_spec)
+    except StrategyError as error:
+        raise click.BadParameter(str(error), param_hint="'--strategy'") from None
+    layout = read_board(board_spec) if board_spec is not None else deal(random_seed or 0)
+    rules = rules_from_options(options)
+    dictionary = load_words(dict_path)
+    if time_limit is None and max_states is None:
+        time_limit = DEFAULT_TIME_LIMIT
+    with SearchProgress(strategy_spec, enabled=not quiet) as progress:
+        solution = solve_deal(
+            layout,
+            strategy,
+            time_limit=time_limit,
+            max_moves=max_moves,
+            seed=seed,
+            dictionary=dictionary,
+            rules=rules,
+            max_states=max_states,
+            on_context=progress.attach,
+        )
+    from .render import record_lines
+
+    _print_lines(record_lines(solution.record))
+    outcome = solution.outcome
+    rate = outcome.states / outcome.seconds if outcome.seconds > 0 else 0.0
+    params = ", ".join(f"{k}={v}" for k, v in strategy.params.to_dict().items())
+    click.echo(
+        f"Search: {strategy.name}{f' ({params})' if params else ''}, K={max_moves}, "
+        f"{outcome.seconds:.2f} s, {outcome.states:,} states ({rate:,.0f}/s), "
+        f"stopped: {outcome.stop_reason}"
+    )
+    if json_out is not None:
+        try:
+            solution.record.save(json_out)
+        except OSError as error:
+            raise click.ClickException(f"{json_out}: cannot write the record ({error})") from None
+        click.echo(f"Record written to {json_out}")
+
+
+@cli.command()
 @click.argument("words", nargs=-1)
 @click.option("--info", is_flag=True, help="Describe the dictionary: name, size, sha256, source.")
 @click.option(
