@@ -81,6 +81,17 @@ def load_words(dict_path: str | None) -> Dictionary:
     return dictionary
 
 
+def max_moves_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--max-moves K``: the move limit of the plays considered (RULES.md section 10)."""
+    return click.option(
+        "--max-moves",
+        type=click.IntRange(min=0),
+        default=2,
+        show_default=True,
+        help="Most tiles moved in a turn (K).",
+    )(command)
+
+
 def rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The variant options of RULES.md; each defaults to ``None`` (the standard rule, or the
     record's when one is given) so that a command can tell whether it was set."""
@@ -267,13 +278,7 @@ def check(record_path: str, dict_path: str | None) -> None:
     default=None,
     help="Start from the position at the end of this game record (a hint in mid-game).",
 )
-@click.option(
-    "--max-moves",
-    type=click.IntRange(min=0),
-    default=2,
-    show_default=True,
-    help="Most tiles moved in the turn (K).",
-)
+@max_moves_option
 @click.option(
     "--top", type=click.IntRange(min=1), default=20, show_default=True, help="Plays to list."
 )
@@ -375,13 +380,7 @@ def plays(
     default=None,
     help="Budget in states (positions expanded): the same record on every machine.",
 )
-@click.option(
-    "--max-moves",
-    type=click.IntRange(min=0),
-    default=2,
-    show_default=True,
-    help="Most tiles moved in a turn (K).",
-)
+@max_moves_option
 @click.option(
     "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seeds the search."
 )
