@@ -26,7 +26,7 @@ BOARDS = Path(__file__).resolve().parent / "boards"
 def solve_one(task: tuple[str, str, float, int]) -> dict:
     """Solve one deal with one strategy; runs in a worker process."""
     from solver.board import read_board
-    from solver.solve import solve
+    from solver.solution import solve
 
     board_path, strategy, time_limit, max_moves = task
     start = time.monotonic()

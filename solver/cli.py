@@ -415,8 +415,8 @@ def solve(
     """
     from .progress import SearchProgress
     from .search import StrategyError, parse_strategy
-    from .solve import DEFAULT_TIME_LIMIT
-    from .solve import solve as solve_deal
+    from .solution import DEFAULT_TIME_LIMIT
+    from .solution import solve as solve_deal
 
     if (board_spec is None) == (random_seed is None):
         raise click.UsageError("give either a BOARD or --random SEED")

@@ -43,7 +43,7 @@ class _Status:
 class SearchProgress:
     """Context manager showing a live status line while a search runs.
 
-    Pass :meth:`attach` as ``on_context`` to :func:`solver.solve.solve`.
+    Pass :meth:`attach` as ``on_context`` to :func:`solver.solve`.
 
     :param enabled: show anything at all (False for ``--quiet``); even when True nothing is
         shown unless standard error is a terminal.

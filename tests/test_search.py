@@ -16,7 +16,7 @@ from solver.rules import Result, Rules
 from solver.search import StrategyError, parse_strategy
 from solver.search.base import Game, Line, SearchContext, Strategy
 from solver.search.greedy import GreedyStrategy
-from solver.solve import run_search, solve
+from solver.solution import run_search, solve
 
 SMALL = "......./......./......./......./..CAT../......./......./......./......."
 
