@@ -259,3 +259,18 @@ def sq_name(sq):
 
 def test_parse_square_helper():
     assert parse_square("e3") == 18
+
+
+def test_y_moves_like_a_queen(words):
+    # WRY is not in the test words, so check the moves alone: Y is a consonant.
+    from solver.referee import IllegalTurn, _check_move
+
+    layout = Layout.parse("/".join(["......."] * 8 + ["Y......"]))
+    tile_at = {0: 0}
+    assert _check_move(layout, tile_at, 0, parse_square("g7"), "move 1") == 0  # the diagonal
+    assert _check_move(layout, tile_at, 0, parse_square("a9"), "move 1") == 0  # the file
+    with pytest.raises(IllegalTurn, match="Y is a consonant and moves like a queen"):
+        _check_move(layout, tile_at, 0, parse_square("b3"), "move 1")  # a knight's jump
+    blocked = Layout.parse("/".join(["......."] * 7 + [".X.....", "Y......"]))
+    with pytest.raises(IllegalTurn, match="blocked by the X on b2"):
+        _check_move(blocked, {0: 0, 8: 8}, 0, parse_square("c3"), "move 1")
