@@ -497,6 +497,362 @@ def words(words: tuple[str, ...], info: bool, min_word_length: int, dict_path: s
         click.echo(f"{upper:<{width}}  {verdict}")
 
 
+# --- bench and distribution (issue 6) --------------------------------------------------------
+
+
+def _budget_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--time-limit`` and ``--max-states``: the search budget of every deal."""
+    command = click.option(
+        "--max-states",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Budget in states per deal: the same games on every machine.",
+    )(command)
+    return click.option(
+        "--time-limit",
+        type=click.FloatRange(min=0, min_open=True),
+        default=None,
+        help="Seconds per deal [default: 10, or none when --max-states is given].",
+    )(command)
+
+
+def _workers_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--workers",
+        type=click.IntRange(min=0),
+        default=None,
+        help="Local worker processes [default: one per core]; 0 solves in this process.",
+    )(command)
+
+
+def _time_limit(time_limit: float | None, max_states: int | None) -> float | None:
+    from .solution import DEFAULT_TIME_LIMIT
+
+    return DEFAULT_TIME_LIMIT if time_limit is None and max_states is None else time_limit
+
+
+def _interrupted(message: str) -> click.exceptions.Exit:
+    click.echo(f"Interrupted: {message}", err=True)
+    return click.exceptions.Exit(130)
+
+
+@cli.command()
+@click.option(
+    "--boards",
+    "boards_dir",
+    type=click.Path(file_okay=False, exists=True),
+    default=None,
+    help="Solve the *.txt boards of this folder [default: the repository's benchmarks/boards].",
+)
+@click.option(
+    "--random",
+    "random_count",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Solve N random deals instead: those of `letterchess distribution --n N --seed SEED`.",
+)
+@click.option(
+    "--strategies",
+    "strategies_text",
+    required=True,
+    metavar="LIST",
+    help="Strategy specs separated by commas, e.g. greedy,beam:width=50,depth=3,dfs (a comma "
+    "followed by key=value continues the strategy before it). The first is the baseline.",
+)
+@_budget_options
+@max_moves_option
+@_workers_option
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Seeds the random deals, the searches of board files, and the bootstrap.",
+)
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the report (settings, statistics, every solve with its record) as JSON.",
+)
+@click.option(
+    "--csv",
+    "csv_out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write one CSV row per solve: deal, deal_seed, strategy, score, cleared, rounds, "
+    "seconds, states, stopped.",
+)
+@click.option("--quiet", is_flag=True, help="No progress display.")
+@rule_options
+@dict_option
+def bench(
+    boards_dir: str | None,
+    random_count: int | None,
+    strategies_text: str,
+    time_limit: float | None,
+    max_states: int | None,
+    max_moves: int,
+    workers: int | None,
+    seed: int,
+    json_out: str | None,
+    csv_out: str | None,
+    quiet: bool,
+    dict_path: str | None,
+    **options: Any,
+) -> None:
+    """Compare search strategies: solve every deal with every strategy and print, per
+    strategy, the mean, median, standard deviation, min and max score, the clear rate, the mean
+    rounds, the mean seconds and the states per second; then each strategy against the first,
+    deal by deal: the mean score difference with a 95 % percentile bootstrap confidence
+    interval (10,000 resamples, seeded by --seed) and the wins, ties and losses.
+
+    Board files are searched with --seed; random deal i has seed SEED * 1000003 + i (so
+    --seed 0 gives the deals of seeds 0 to N-1) and is searched with that seed.
+    """
+    from .bench import (
+        BenchError,
+        BenchSettings,
+        deals_from_folder,
+        random_deals,
+        report_tables,
+        repository_boards,
+        run_bench,
+        split_strategies,
+        write_csv,
+        write_json,
+    )
+    from .distribution import canonical_strategy
+    from .search import StrategyError
+
+    try:
+        specs = split_strategies(strategies_text)
+        if len(set(specs)) < len(specs):
+            raise BenchError(f"strategy list {strategies_text!r} names a strategy twice")
+        for spec in specs:
+            try:
+                canonical_strategy(spec)
+            except StrategyError as error:
+                raise BenchError(f"{spec!r}: {error}") from None
+    except BenchError as error:
+        raise click.BadParameter(str(error), param_hint="'--strategies'") from None
+    if boards_dir is not None and random_count is not None:
+        raise click.UsageError("give either --boards DIR or --random N, not both")
+    if random_count is not None:
+        deals = random_deals(random_count, seed)
+    else:
+        folder = Path(boards_dir) if boards_dir is not None else repository_boards()
+        if boards_dir is None and not folder.is_dir():
+            raise click.UsageError(
+                "the default deals, the repository's benchmarks/boards, are not here "
+                "(letterchess is installed outside the repository): pass --boards DIR or "
+                "--random N"
+            )
+        try:
+            deals = deals_from_folder(folder)
+        except BenchError as error:
+            raise click.UsageError(str(error)) from None
+    dictionary = load_words(dict_path)
+    settings = BenchSettings(
+        strategies=tuple(specs),
+        time_limit=_time_limit(time_limit, max_states),
+        max_states=max_states,
+        max_moves=max_moves,
+        seed=seed,
+        rules=rules_from_options(options),
+        dictionary=dictionary.info(),
+    )
+    try:
+        report = run_bench(
+            deals, settings, dict_path=dict_path, workers=workers, progress=not quiet
+        )
+    except KeyboardInterrupt:
+        raise _interrupted("no report (a bench keeps nothing until it is complete)") from None
+    budget = []
+    if settings.time_limit is not None:
+        budget.append(f"{settings.time_limit:g} s")
+    if settings.max_states is not None:
+        budget.append(f"{settings.max_states:,} states")
+    console = _console()
+    if not console.is_terminal:
+        # Not a terminal (a pipe, a file): rich would squeeze the tables into 80 columns.
+        console = Console(highlight=False, soft_wrap=True, width=160)
+    console.print(
+        f"{len(deals)} deal{'s' * (len(deals) != 1)} x {len(specs)} "
+        f"strateg{'ies' if len(specs) != 1 else 'y'}, K={max_moves}, "
+        f"{' and '.join(budget)} per solve, {settings.rules.describe()} rules, "
+        f"{dictionary.name}, seed {seed}"
+    )
+    for table in report_tables(report):
+        console.print()
+        console.print(table)
+    for path, write in ((json_out, write_json), (csv_out, write_csv)):
+        if path is not None:
+            try:
+                write(report, path)
+            except OSError as error:
+                raise click.ClickException(f"{path}: cannot write ({error})") from None
+            click.echo(f"Report written to {path}")
+
+
+@cli.command()
+@click.option(
+    "--n",
+    "count",
+    type=click.IntRange(min=1, max=1_000_003),
+    required=True,
+    help="Number of deals.",
+)
+@click.option(
+    "--strategy",
+    "strategy_spec",
+    default="auto",
+    show_default=True,
+    help="NAME or NAME:key=value,... as for `letterchess solve`.",
+)
+@_budget_options
+@max_moves_option
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Deal i has seed SEED * 1000003 + i (its search too); also seeds the bootstrap.",
+)
+@_workers_option
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="Solve on a Dask cluster: the address of its scheduler, e.g. tcp://10.0.0.5:8786 "
+    "(needs pip install 'letterchess[dask]').",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    required=True,
+    help="The results file (JSON Lines); an existing one is resumed.",
+)
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Draw a histogram of the scores to this PNG file.",
+)
+@click.option("--quiet", is_flag=True, help="No progress display.")
+@rule_options
+@dict_option
+def distribution(
+    count: int,
+    strategy_spec: str,
+    time_limit: float | None,
+    max_states: int | None,
+    max_moves: int,
+    seed: int,
+    workers: int | None,
+    scheduler: str | None,
+    out: str,
+    plot: str | None,
+    quiet: bool,
+    dict_path: str | None,
+    **options: Any,
+) -> None:
+    """Solve N random deals and estimate the score distribution: the mean with a 95 %
+    percentile bootstrap confidence interval (10,000 resamples, seeded by --seed), the 5th,
+    25th, 50th, 75th and 95th percentiles, the clear rate and the share of deals above 400.
+
+    Deal i (from 0) is the standard deal of seed SEED * 1000003 + i, the board of `letterchess
+    generate --seed` for that number, and is searched with that seed: the same N and seed give
+    the same deals on every machine (and with --max-states, the same games).
+
+    Deals are solved by local worker processes, or with --scheduler by the workers of a Dask
+    cluster (`dask scheduler` on one machine, `dask worker ADDRESS` on each; letterchess
+    installed on all, and a --dict file at the same path on all).
+
+    \b
+    The results file (letterchess/distribution-1) has one JSON line per deal, in the order
+    they finished, written whole and synced to disk as soon as the deal is solved:
+      {"format": "letterchess/distribution-1", "index": I, "deal_seed": SEED*1000003+I,
+       "board": ..., "score": ..., "cleared": ..., "rounds": ..., "seconds": ...,
+       "states": ..., "stopped": ..., "settings": {"strategy", "time_limit", "max_states",
+       "max_moves", "seed", "rules", "dictionary"}, "record": {the game record}}
+    Run the same command again to resume: deals already in the file are skipped; a last line
+    cut short by a killed run is cut off and redone. Settings that differ from the file's are
+    an error.
+    """
+    from .distribution import (
+        DistributionError,
+        ResultsFileError,
+        Settings,
+        SettingsConflict,
+        canonical_strategy,
+        deal_seed,
+        plot_histogram,
+        run_distribution,
+        summarise,
+        summary_lines,
+    )
+    from .search import StrategyError
+
+    try:
+        strategy = canonical_strategy(strategy_spec)
+    except StrategyError as error:
+        raise click.BadParameter(str(error), param_hint="'--strategy'") from None
+    if scheduler is not None and workers is not None:
+        raise click.UsageError("--workers is for local runs: with --scheduler, the cluster's run")
+    dictionary = load_words(dict_path)
+    settings = Settings(
+        strategy=strategy,
+        time_limit=_time_limit(time_limit, max_states),
+        max_states=max_states,
+        max_moves=max_moves,
+        seed=seed,
+        rules=rules_from_options(options),
+        dictionary=dictionary.info(),
+    )
+    try:
+        run = run_distribution(
+            out,
+            count,
+            settings,
+            dict_path=dict_path,
+            workers=workers,
+            scheduler=scheduler,
+            progress=not quiet,
+            notify=lambda message: click.echo(message, err=True),
+        )
+    except SettingsConflict as error:
+        raise click.UsageError(str(error)) from None
+    except (ResultsFileError, DistributionError) as error:
+        raise click.ClickException(str(error)) from None
+    except KeyboardInterrupt:
+        raise _interrupted(
+            f"the deals solved so far are in {out}; run the same command again to solve the rest"
+        ) from None
+    summary = summarise(run.results, seed)
+    first, last = deal_seed(seed, 0), deal_seed(seed, count - 1)
+    click.echo(
+        f"{count} deals (seeds {first} to {last}): {settings.describe()}; "
+        f"{run.solved} solved now, {run.resumed} from {out}"
+    )
+    if run.beyond:
+        click.echo(f"({run.beyond} more deals in {out}, beyond --n {count}, are not counted)")
+    for line in summary_lines(summary):
+        click.echo(line)
+    if plot is not None:
+        title = (
+            f"Letter Chess: {settings.describe()}\n{count} deals (seed {seed}), "
+            f"{100 * summary.clear_rate:.1f} % cleared"
+        )
+        try:
+            plot_histogram([r.score for r in run.results], summary, title, plot)
+        except OSError as error:
+            raise click.ClickException(f"{plot}: cannot write the plot ({error})") from None
+        click.echo(f"Histogram written to {plot}")
+
+
 def main() -> None:
     """Console entry point."""
     cli(prog_name="letterchess")

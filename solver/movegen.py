@@ -83,6 +83,10 @@ class RawPlays(NamedTuple):
     move_counts: np.ndarray
     moves: np.ndarray
 
+    def take(self, rows: np.ndarray) -> RawPlays:
+        """The rows selected by a boolean mask or index array."""
+        return RawPlays(*(array[rows] for array in self))
+
 
 @njit(cache=True)
 def _lowest_square(mask):
@@ -608,6 +612,39 @@ def _smallest_witnesses(raw: RawPlays) -> np.ndarray:
     return order[first]
 
 
+def _play_of(raw: RawPlays, row: int, dictionary: Dictionary) -> Play:
+    length = int(raw.path_lengths[row])
+    count = int(raw.move_counts[row])
+    return Play(
+        dictionary.word(int(raw.word_ids[row])).upper(),
+        int(raw.tiles[row]),
+        tuple((int(a), int(b)) for a, b in raw.moves[row, :count]),
+        tuple(int(sq) for sq in raw.paths[row, :length]),
+        int(raw.scores[row]),
+    )
+
+
+def witness(
+    layout: Layout,
+    remaining_mask: int,
+    dictionary: Dictionary,
+    rules: Rules,
+    max_moves: int,
+    word: str,
+    tiles_mask: int,
+) -> Play | None:
+    """The play of ``word`` with the tiles ``tiles_mask`` from the position, with the same
+    witness :func:`generate_plays` would give it, or ``None`` if it cannot be played. Cheaper
+    than :func:`generate_plays` when only one play is wanted (writing a game record)."""
+    if word.lower() not in dictionary:
+        return None
+    raw = raw_plays(layout, remaining_mask, dictionary, rules, max_moves)
+    word_id = dictionary.word_id(word.lower())
+    raw = raw.take((raw.word_ids == word_id) & (raw.tiles == tiles_mask))
+    rows = _smallest_witnesses(raw)
+    return _play_of(raw, int(rows[0]), dictionary) if len(rows) else None
+
+
 def generate_plays(
     layout: Layout,
     remaining_mask: int,
@@ -626,17 +663,5 @@ def generate_plays(
     :param played: words already played (any case); they are not generated again.
     """
     raw = raw_plays(layout, remaining_mask, dictionary, rules, max_moves, played)
-    plays = []
-    for row in _smallest_witnesses(raw):
-        length = int(raw.path_lengths[row])
-        count = int(raw.move_counts[row])
-        plays.append(
-            Play(
-                dictionary.word(int(raw.word_ids[row])).upper(),
-                int(raw.tiles[row]),
-                tuple((int(a), int(b)) for a, b in raw.moves[row, :count]),
-                tuple(int(sq) for sq in raw.paths[row, :length]),
-                int(raw.scores[row]),
-            )
-        )
+    plays = [_play_of(raw, row, dictionary) for row in _smallest_witnesses(raw)]
     return canonical_plays(plays)

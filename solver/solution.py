@@ -13,7 +13,7 @@ from typing import Any
 
 from .board import Layout, Position, read_board
 from .dictionary import Dictionary
-from .movegen import generate_plays
+from .movegen import witness
 from .record import Record
 from .rules import Result, Rules
 from .search import StrategyError, parse_strategy
@@ -92,7 +92,14 @@ def run_search(
     else:
         reason = "finished"
     assert context.best is not None and context.best_score is not None
-    return SearchOutcome(context.best, context.best_score, context.states, context.elapsed, reason)
+    return SearchOutcome(
+        context.best,
+        context.best_score,
+        context.states,
+        context.elapsed,
+        reason,
+        dict(getattr(context, "extra", {})),
+    )
 
 
 def line_to_record(game: Game, line: Line, search: dict[str, Any] | None = None) -> Record:
@@ -101,15 +108,16 @@ def line_to_record(game: Game, line: Line, search: dict[str, Any] | None = None)
     turns = []
     for word_id, tiles, _ in line.plays:
         word = game.word(word_id)
-        candidates = generate_plays(
+        play = witness(
             game.layout,
             position.remaining_mask,
             game.dictionary,
             game.rules,
             game.max_moves,
-            position.played,
+            word,
+            tiles,
         )
-        play = next(p for p in candidates if p.word == word and p.tiles_mask == tiles)
+        assert play is not None, f"{word} is not a play of the position"
         turns.append(play.to_turn())
         position = position.after(word, tiles)
     result = Result.of_game([turn.word for turn in turns], position.remaining_letters())

@@ -240,3 +240,15 @@ def test_golden_file(scowl):
     if os.environ.get("LETTERCHESS_REGENERATE_GOLDEN"):
         GOLDEN.write_text("\n".join(lines) + "\n")
     assert GOLDEN.read_text().splitlines() == lines
+
+
+def test_witness_is_the_one_generate_plays_keeps(scowl):
+    from solver.movegen import witness
+
+    layout = deal(21)
+    plays = generate_plays(layout, layout.tile_mask, scowl, Rules(), 2)
+    for play in plays[:: max(1, len(plays) // 40)]:
+        args = (layout, layout.tile_mask, scowl, Rules(), 2)
+        assert witness(*args, play.word, play.tiles_mask) == play
+    assert witness(layout, layout.tile_mask, scowl, Rules(), 2, "ZZZZ", 7) is None
+    assert witness(layout, layout.tile_mask, scowl, Rules(), 2, plays[0].word, 7) is None

@@ -1,0 +1,1030 @@
+"""Score distributions: solve many random deals, on this machine or on a Dask cluster, into a
+results file that a later run resumes, and summarise the scores (``letterchess distribution``).
+
+**Deals.** Deal *i* (counting from 0) of a run with seed *S* is the standard deal of seed
+``S * 1_000_003 + i`` (:func:`deal_seed`): the board ``letterchess generate --seed`` prints for
+that number. Its search is seeded with the same number. So the same N and seed give the same
+deals on every machine (and, with a state budget, the same games), ``--seed 0`` solves the deals
+of seeds 0 to N-1, and two seeds share no deal while N is at most 1,000,003.
+
+**Results file** (``letterchess/distribution-1``, JSON Lines): one line per solved deal, in the
+order the deals finished, each written with one ``write`` followed by ``fsync``, so that a run
+killed at any moment leaves every finished line whole. Every line carries the settings it was
+solved with::
+
+    {"format": "letterchess/distribution-1", "index": 3, "deal_seed": 3,
+     "board": "<one-line board>", "score": 431, "cleared": false, "rounds": 7,
+     "seconds": 0.02, "states": 8, "stopped": "finished",
+     "settings": {"strategy": "greedy", "time_limit": 10.0, "max_states": null,
+                  "max_moves": 2, "seed": 0, "rules": {...}, "dictionary": {...}},
+     "record": {<the game record, letterchess/record-1>}}
+
+A run with an existing file solves only the deals missing from it. A last line cut short (a
+run killed while writing it) is reported and cut off, and its deal is solved again; any other
+unreadable line is an error, as is a line solved with other settings (strategy, budgets, move
+limit, seed, rules or dictionary): a file never mixes two kinds of runs.
+
+**Execution.** A pool of local worker processes, or with a scheduler address the workers of a
+Dask distributed cluster. Each deal is one task, :func:`solve_task`, a pure function of its
+:class:`SolveTask`, so Dask can run it again elsewhere when a worker dies. Lines are written as
+results arrive.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import itertools
+import json
+import math
+import multiprocessing
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .rules import Rules
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+FORMAT = "letterchess/distribution-1"
+#: Deal i of seed S has seed S * SEED_STRIDE + i (a prime, so the formula is easy to recognise).
+SEED_STRIDE = 1_000_003
+#: The original rules call a game above this score a high score.
+HIGH_SCORE = 400
+PERCENTILES = (5, 25, 50, 75, 95)
+BOOTSTRAP_RESAMPLES = 10_000
+#: Seconds to wait for a Dask scheduler to answer.
+DASK_CONNECT_TIMEOUT = 20.0
+#: Fewest Dask tasks kept submitted at once (more when the cluster has more threads).
+DASK_MIN_WINDOW = 256
+
+# Every line starts with this text (json.dumps keeps the key order and its spacing), so even a
+# line cut short after a few bytes can be recognised as ours before it is cut off.
+_MARKER = json.dumps({"format": FORMAT})[:-1].encode()
+
+
+class DistributionError(Exception):
+    """A run that cannot go on: a worker process died, the scheduler cannot be reached..."""
+
+
+class ResultsFileError(ValueError):
+    """A results file that cannot be read or resumed, with the file and line in the message."""
+
+
+class SettingsConflict(ValueError):
+    """The results file was solved with other settings than the command asks for."""
+
+
+class SolveInterrupted(Exception):
+    """A solve stopped by Ctrl-C: its game is not the one the budget would give; not written."""
+
+
+def deal_seed(seed: int, index: int) -> int:
+    """The seed of deal ``index`` (from 0) of a run with ``seed``."""
+    return seed * SEED_STRIDE + index
+
+
+def canonical_strategy(spec: str) -> str:
+    """``spec`` with every parameter spelled out (defaults too), so that two specs naming the
+    same search compare equal: ``beam`` and ``beam:width=200`` when 200 is the default.
+
+    :raises solver.search.StrategyError: for an unknown strategy, parameter or value.
+    """
+    from .search import parse_strategy
+
+    strategy = parse_strategy(spec)
+    params = strategy.params.to_dict()
+    if not params:
+        return strategy.name
+    return strategy.name + ":" + ",".join(f"{key}={value}" for key, value in params.items())
+
+
+def _seconds(value: float) -> str:
+    return f"{value:g} s"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a deal was solved with; deals of one results file all share these.
+
+    :ivar strategy: canonical strategy spec (:func:`canonical_strategy`).
+    :ivar time_limit: seconds per deal, or ``None``.
+    :ivar max_states: state budget per deal, or ``None``.
+    :ivar max_moves: the move limit K.
+    :ivar seed: the run's seed, from which deal seeds derive (:func:`deal_seed`).
+    :ivar dictionary: ``{"name", "words", "sha256"}`` of the word list.
+    """
+
+    strategy: str
+    time_limit: float | None
+    max_states: int | None
+    max_moves: int
+    seed: int
+    rules: Rules = field(default_factory=Rules)
+    dictionary: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "strategy": self.strategy,
+            "time_limit": self.time_limit,
+            "max_states": self.max_states,
+            "max_moves": self.max_moves,
+            "seed": self.seed,
+            "rules": self.rules.to_dict(),
+            "dictionary": self.dictionary,
+        }
+
+    def conflicts(self, stored: Any) -> list[str]:
+        """How the settings ``stored`` in a results line differ from these, one phrase each."""
+        if not isinstance(stored, dict):
+            return ["settings missing"]
+        mine = self.to_dict()
+        found = []
+        for key in ("strategy", "time_limit", "max_states", "max_moves", "seed", "rules"):
+            if stored.get(key) != mine[key]:
+                found.append(f"{key} {_show(stored.get(key))} (asked: {_show(mine[key])})")
+        theirs = stored.get("dictionary")
+        theirs = theirs if isinstance(theirs, dict) else {}
+        # The name may differ (a renamed copy of a list): the words are what matter.
+        if theirs.get("sha256") != self.dictionary.get("sha256"):
+            found.append(
+                f"dictionary {theirs.get('name')} sha256 {str(theirs.get('sha256'))[:12]}... "
+                f"(asked: {self.dictionary.get('name')} "
+                f"sha256 {str(self.dictionary.get('sha256'))[:12]}...)"
+            )
+        return found
+
+    def describe(self) -> str:
+        """One line for people: ``greedy, K=2, 10 s per deal, standard rules, scowl-70``."""
+        budget = []
+        if self.time_limit is not None:
+            budget.append(f"{_seconds(self.time_limit)} per deal")
+        if self.max_states is not None:
+            budget.append(f"{self.max_states:,} states per deal")
+        return ", ".join(
+            [
+                self.strategy,
+                f"K={self.max_moves}",
+                *budget,
+                f"{self.rules.describe()} rules",
+                str(self.dictionary.get("name", "?")),
+            ]
+        )
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, dict):
+        return ",".join(f"{k}={v}" for k, v in value.items())
+    return "none" if value is None else str(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# One solve: the task every worker runs
+
+
+@dataclass(frozen=True)
+class SolveTask:
+    """Everything a worker needs to solve one deal.
+
+    The result is a pure function of these fields (given the same letterchess version and a
+    state budget): Dask may run a task twice, on another machine, when a worker dies.
+
+    :ivar index: the caller's number for this solve (the deal index in a distribution run).
+    :ivar board: the deal, one-line form.
+    :ivar search_seed: seeds the strategy's random choices.
+    :ivar rules: the rules as a dict (:meth:`Rules.to_dict`).
+    :ivar dict_path: the word list file (absolute), ``None`` for the default list.
+    :ivar dict_sha256: the word list the run was set up with; a worker whose list differs fails.
+    """
+
+    index: int
+    board: str
+    search_seed: int
+    strategy: str
+    time_limit: float | None
+    max_states: int | None
+    max_moves: int
+    rules: dict[str, Any]
+    dict_path: str | None
+    dict_sha256: str
+
+    def key(self) -> str:
+        """A name for the task, the same for the same task on every run (a Dask key)."""
+        digest = hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()
+        return f"letterchess-solve-{self.index}-{digest[:16]}"
+
+
+@functools.lru_cache(maxsize=4)
+def _load_dictionary(path: str | None) -> Any:
+    from .dictionary import load_dictionary
+
+    # Cached per process: a worker loads its word list once, whatever the number of deals.
+    return load_dictionary(path)
+
+
+def solve_task(task: SolveTask) -> dict[str, Any]:
+    """Solve one deal; runs in a worker process (top-level, so that it pickles).
+
+    :returns: ``{"index", "score", "cleared", "rounds", "seconds", "states", "stopped",
+        "record"}`` with the record as a dict.
+    :raises SolveInterrupted: when Ctrl-C stopped the search (its game is not kept).
+    :raises solver.dictionary.DictionaryError: when this machine's word list differs from the
+        run's.
+    """
+    from .dictionary import DictionaryError
+    from .solution import solve
+
+    dictionary = _load_dictionary(task.dict_path)
+    if dictionary.sha256 != task.dict_sha256:
+        raise DictionaryError(
+            f"{task.dict_path or 'the default word list'} on {socket.gethostname()} is not the "
+            f"run's word list (sha256 {dictionary.sha256[:12]}..., expected "
+            f"{task.dict_sha256[:12]}...)"
+        )
+    solution = solve(
+        task.board,
+        task.strategy,
+        time_limit=task.time_limit,
+        max_moves=task.max_moves,
+        seed=task.search_seed,
+        dictionary=dictionary,
+        rules=Rules.from_dict(task.rules),
+        max_states=task.max_states,
+    )
+    outcome = solution.outcome
+    if outcome.stop_reason == "interrupted":
+        raise SolveInterrupted(f"solve {task.index} interrupted")
+    result = solution.record.result
+    return {
+        "index": task.index,
+        "score": solution.score,
+        "cleared": result.cleared,
+        "rounds": result.rounds,
+        "seconds": round(outcome.seconds, 3),
+        "states": outcome.states,
+        "stopped": outcome.stop_reason,
+        "record": solution.record.to_dict(),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Running tasks: in this process, in a local process pool, or on a Dask cluster
+
+
+def warm_up(task: SolveTask) -> None:
+    """Load what a worker's first solve would otherwise pay for (the word list, numba's cached
+    kernels: about a second), so that the seconds recorded for that solve are the search's.
+
+    Solves ``task``'s board greedily with a budget of one state and drops the result; any
+    error is left for the real task to report.
+    """
+    from .solution import solve
+
+    with contextlib.suppress(Exception):
+        solve(
+            task.board,
+            "greedy",
+            time_limit=None,
+            max_states=1,
+            max_moves=task.max_moves,
+            dictionary=_load_dictionary(task.dict_path),
+            rules=Rules.from_dict(task.rules),
+        )
+
+
+def _init_pool_worker(parent_pid: int, first: SolveTask) -> None:
+    # Ctrl-C reaches the whole process group; the main process handles it. A worker ignores it
+    # (except during a search, where solve() turns it into an interrupted solve, discarded).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # If the main process is killed outright (SIGKILL), nobody tells the workers: without this
+    # watchdog they would wait for tasks forever.
+    threading.Thread(target=_watch_parent, args=(parent_pid,), daemon=True).start()
+    warm_up(first)
+
+
+def _watch_parent(parent_pid: int) -> None:
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent_pid:
+            os._exit(1)
+
+
+def _in_process(tasks: Iterable[SolveTask]) -> Iterator[dict[str, Any]]:
+    warmed = False
+    for task in tasks:
+        if not warmed:
+            warm_up(task)
+            warmed = True
+        yield solve_task(task)
+
+
+def _local_pool(tasks: Iterable[SolveTask], workers: int) -> Iterator[dict[str, Any]]:
+    queue = iter(tasks)
+    first = next(queue, None)
+    if first is None:
+        return
+    queue = itertools.chain([first], queue)
+    # "spawn", not "fork": the main process may hold threads (the progress display) and numba
+    # state that a fork would copy half-made; it also matches what Dask workers do.
+    pool = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_init_pool_worker,
+        initargs=(os.getpid(), first),
+    )
+    pending: set[Future[dict[str, Any]]] = set()
+
+    def top_up() -> None:
+        # A few tasks per worker in flight: enough to keep them busy, few enough that a huge N
+        # costs no memory and an interruption loses little.
+        for task in itertools.islice(queue, 2 * workers - len(pending)):
+            pending.add(pool.submit(solve_task, task))
+
+    try:
+        top_up()
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                pending.discard(future)
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    raise DistributionError(
+                        "a worker process died (killed, or out of memory); the results so far "
+                        "are kept: run the same command again to solve the rest"
+                    ) from None
+                yield result
+            top_up()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _dask(
+    tasks: Iterable[SolveTask], address: str, connect_timeout: float
+) -> Iterator[dict[str, Any]]:
+    try:
+        from distributed import Client, KilledWorker, as_completed
+    except ImportError:
+        raise DistributionError(
+            "--scheduler needs Dask's distributed scheduler: pip install 'letterchess[dask]'"
+        ) from None
+    try:
+        client = Client(address, timeout=connect_timeout, set_as_default=False)
+    except (OSError, TimeoutError) as error:
+        raise DistributionError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+    try:
+        queue = iter(tasks)
+        first = next(queue, None)
+        if first is None:
+            return
+        queue = itertools.chain([first], queue)
+        # Workers that join (or restart) later pay the warm-up in their first solve instead.
+        with contextlib.suppress(Exception):
+            client.run(warm_up, first)
+        window = max(DASK_MIN_WINDOW, 4 * sum(client.nthreads().values()))
+        running = as_completed(loop=client.loop)
+
+        def submit(batch: Iterable[SolveTask]) -> None:
+            for task in batch:
+                # pure: a task is a function of its inputs (see SolveTask), so the scheduler may
+                # run it again on another worker when one dies while running it.
+                running.add(client.submit(solve_task, task, key=task.key(), pure=True))
+
+        submit(itertools.islice(queue, window))
+        for future in running:
+            try:
+                result = future.result()
+            except KilledWorker as error:
+                raise DistributionError(
+                    f"the Dask workers running one deal died again and again ({error}); "
+                    "the results so far are kept"
+                ) from None
+            future.release()
+            yield result
+            submit(itertools.islice(queue, 1))
+    finally:
+        # Closing releases every future still pending: the scheduler drops those tasks.
+        client.close()
+
+
+def solve_all(
+    tasks: Iterable[SolveTask],
+    workers: int | None = None,
+    scheduler: str | None = None,
+    connect_timeout: float = DASK_CONNECT_TIMEOUT,
+) -> Iterator[dict[str, Any]]:
+    """Solve ``tasks`` and yield each result (:func:`solve_task`) as soon as it is ready, in
+    the order they finish.
+
+    :param workers: local worker processes (default: one per core); 0 solves in this process.
+    :param scheduler: the address of a Dask scheduler (``tcp://host:8786``); then ``workers``
+        is ignored and the cluster's workers solve the deals.
+    :raises KeyboardInterrupt: on Ctrl-C, after stopping the workers.
+    :raises DistributionError: when a worker process died or the scheduler is unreachable.
+    """
+    if scheduler is not None:
+        source = _dask(tasks, scheduler, connect_timeout)
+    elif workers == 0:
+        source = _in_process(tasks)
+    else:
+        source = _local_pool(tasks, workers or os.cpu_count() or 1)
+    with contextlib.closing(source):
+        try:
+            yield from source
+        except SolveInterrupted:
+            raise KeyboardInterrupt from None
+
+
+# ---------------------------------------------------------------------------------------------
+# The results file
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """What the statistics need of one solved deal (the record stays in the file)."""
+
+    index: int
+    deal_seed: int
+    score: int
+    cleared: bool
+    rounds: int
+    seconds: float
+    states: int
+
+
+_LINE_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "index": int,
+    "deal_seed": int,
+    "board": str,
+    "score": int,
+    "cleared": bool,
+    "rounds": int,
+    "seconds": (int, float),
+    "states": int,
+    "settings": dict,
+    "record": dict,
+}
+
+
+def _parse_line(raw: bytes) -> dict[str, Any]:
+    """A results line decoded and checked for form; ``ValueError`` says what is wrong."""
+    try:
+        data = json.loads(raw)
+    except ValueError as error:
+        raise ValueError(f"not JSON ({error})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"not a {FORMAT} line")
+    for name, kind in _LINE_FIELDS.items():
+        value = data.get(name)
+        # bool is an int in Python: keep True out of the integer fields.
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+            kind_name = getattr(kind, "__name__", "number")
+            raise ValueError(f"field {name!r} is missing or not a {kind_name}")
+    return data
+
+
+def _not_ours(path: Path, line: int, reason: str) -> str:
+    return (
+        f"{path}: line {line}: {reason}: this is not a results file of letterchess "
+        "distribution; check --out"
+    )
+
+
+def _ours(raw: bytes) -> bool:
+    """Whether a damaged line was written by us (it starts like our lines, or is a beginning of
+    that start)."""
+    text = raw.rstrip(b"\r\n")
+    return text.startswith(_MARKER) or _MARKER.startswith(text)
+
+
+class ResultsFile:
+    """A results file opened for resuming and appending; see the module docstring.
+
+    Use :meth:`open`. The file is locked while open, so two runs cannot write one file.
+
+    :ivar done: the deals already in the file, by index.
+    :ivar notes: what :meth:`open` had to say (a damaged last line cut off, repeated deals).
+    """
+
+    def __init__(self, path: Path, fd: int, done: dict[int, DealResult], notes: list[str]):
+        self.path = path
+        self.done = done
+        self.notes = notes
+        self._fd: int | None = fd
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], settings: Settings) -> ResultsFile:
+        """Open (or create) ``path``, read the deals it holds and cut off a damaged last line.
+
+        :raises ResultsFileError: for a file that cannot be read, is not a results file, has a
+            damaged line before its end, or is being written by another run.
+        :raises SettingsConflict: when its deals were solved with other ``settings``.
+        """
+        path = Path(path)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise ResultsFileError(f"{path}: cannot open ({error.strerror or error})") from None
+        try:
+            _lock(fd, path)
+            done, notes, good_end, size = _scan(fd, path, settings)
+            if good_end < size:
+                os.ftruncate(fd, good_end)
+                os.fsync(fd)
+            os.lseek(fd, 0, os.SEEK_END)
+        except BaseException:
+            os.close(fd)
+            raise
+        return cls(path, fd, done, notes)
+
+    def append(self, line: dict[str, Any]) -> None:
+        """Write one line, whole, and make sure it is on disk before returning."""
+        assert self._fd is not None, "the results file is closed"
+        data = (json.dumps(line) + "\n").encode()
+        # One write call for the line (looping only if the kernel writes it in parts), then
+        # fsync: a crash leaves either the whole line or a cut last line that the next run
+        # detects, and never loses a line that was reported as written. Ctrl-C waits until the
+        # line is written.
+        with _signals_held():
+            view = memoryview(data)
+            while view:
+                written = os.write(self._fd, view)
+                view = view[written:]
+            os.fsync(self._fd)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # also releases the lock
+            self._fd = None
+
+    def __enter__(self) -> ResultsFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back (they are delivered on leaving), where Python can."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not (
+        threading.main_thread()
+    ):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _lock(fd: int, path: Path) -> None:
+    try:
+        import fcntl
+    except ImportError:  # not on Windows: no lock there
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise ResultsFileError(f"{path}: another run is writing this file") from None
+
+
+def _scan(
+    fd: int, path: Path, settings: Settings
+) -> tuple[dict[int, DealResult], list[str], int, int]:
+    """Read every line of the open file.
+
+    :returns: the deals by index, notes for the user, the length of the file's good part (up
+        to the end of its last whole line) and the file's size.
+    """
+    done: dict[int, DealResult] = {}
+    notes: list[str] = []
+    damaged: tuple[int, bytes, str] | None = None
+    offset = good_end = 0
+    repeated = 0
+    with os.fdopen(os.dup(fd), "rb") as reader:
+        reader.seek(0)
+        for number, raw in enumerate(reader, start=1):
+            if damaged is not None:
+                # A damaged line with lines after it is no interrupted write: do not guess.
+                line, bad, reason = damaged
+                raise ResultsFileError(
+                    _not_ours(path, line, reason)
+                    if not _ours(bad)
+                    else f"{path}: line {line}: {reason}; it is not the last line, so not an "
+                    "interrupted write: repair or remove the file"
+                )
+            offset += len(raw)
+            if not raw.strip():
+                good_end = offset
+                continue
+            if not raw.endswith(b"\n"):
+                damaged = (number, raw, "cut short (no end of line)")
+                continue
+            try:
+                data = _parse_line(raw)
+            except ValueError as error:
+                damaged = (number, raw, str(error))
+                continue
+            conflicts = settings.conflicts(data["settings"])
+            if conflicts:
+                raise SettingsConflict(
+                    f"{path} holds deals solved with other settings (line {number}): "
+                    f"{'; '.join(conflicts)}. Resume it with its own settings, or choose "
+                    "another --out"
+                )
+            index = data["index"]
+            if data["deal_seed"] != deal_seed(settings.seed, index) or index < 0:
+                raise ResultsFileError(
+                    f"{path}: line {number}: deal {index} has seed {data['deal_seed']}, but "
+                    f"seed {settings.seed} gives it seed {deal_seed(settings.seed, index)}"
+                )
+            good_end = offset
+            if index in done:
+                repeated += 1
+                continue
+            done[index] = DealResult(
+                index,
+                data["deal_seed"],
+                data["score"],
+                data["cleared"],
+                data["rounds"],
+                float(data["seconds"]),
+                data["states"],
+            )
+    if damaged is not None:
+        line, raw, reason = damaged
+        if not _ours(raw):
+            raise ResultsFileError(_not_ours(path, line, reason))
+        notes.append(
+            f"{path}: line {line} is damaged ({reason}; a run stopped while writing it?): "
+            "cut off, its deal will be solved again"
+        )
+    if repeated:
+        notes.append(f"{path}: {repeated} lines repeat a deal already in the file; ignored")
+    return done, notes, good_end, offset
+
+
+# ---------------------------------------------------------------------------------------------
+# Statistics
+
+
+def bootstrap_mean_ci(
+    values: Iterable[float],
+    seed: int,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    level: float = 0.95,
+) -> tuple[float, float]:
+    """Percentile bootstrap confidence interval of the mean of ``values``.
+
+    Each resample draws len(values) values with replacement. Scores take few distinct values,
+    so a resample is drawn as the multinomial counts of the distinct values (the same
+    distribution as drawing indices, at a cost independent of the sample size).
+
+    :param seed: seeds numpy's PCG64 generator: the same values and seed, the same interval.
+    """
+    data = np.asarray(list(values), dtype=np.float64)
+    if data.size == 0:
+        return (math.nan, math.nan)
+    distinct, counts = np.unique(data, return_counts=True)
+    shares = counts / data.size
+    rng = np.random.Generator(np.random.PCG64(seed))
+    means = np.empty(resamples)
+    # Bound the memory of one block of multinomial draws to about 80 MB.
+    block = max(1, 10_000_000 // distinct.size)
+    for start in range(0, resamples, block):
+        size = min(block, resamples - start)
+        draws = rng.multinomial(data.size, shares, size=size)
+        means[start : start + size] = draws @ distinct / data.size
+    tail = (1 - level) / 2
+    low, high = np.quantile(means, [tail, 1 - tail])
+    return float(low), float(high)
+
+
+@dataclass(frozen=True)
+class ScoreSummary:
+    """The statistics ``letterchess distribution`` prints.
+
+    :ivar percentiles: ``{5: ..., 25: ..., ...}`` (numpy's default, linear interpolation).
+    :ivar above_high: share of deals scoring above :data:`HIGH_SCORE`.
+    """
+
+    count: int
+    mean: float
+    ci_low: float
+    ci_high: float
+    percentiles: dict[int, float]
+    clear_rate: float
+    above_high: float
+    mean_rounds: float
+    mean_seconds: float
+    seed: int
+    resamples: int = BOOTSTRAP_RESAMPLES
+
+
+def summarise(results: list[DealResult], seed: int) -> ScoreSummary:
+    """Statistics of solved deals; the bootstrap is seeded with ``seed``."""
+    if not results:
+        raise ValueError("no deal to summarise")
+    scores = np.array([r.score for r in results], dtype=np.float64)
+    low, high = bootstrap_mean_ci(scores, seed)
+    values = np.percentile(scores, PERCENTILES)
+    return ScoreSummary(
+        count=len(results),
+        mean=float(scores.mean()),
+        ci_low=low,
+        ci_high=high,
+        percentiles={p: float(v) for p, v in zip(PERCENTILES, values, strict=True)},
+        clear_rate=sum(r.cleared for r in results) / len(results),
+        above_high=float((scores > HIGH_SCORE).mean()),
+        mean_rounds=float(np.mean([r.rounds for r in results])),
+        mean_seconds=float(np.mean([r.seconds for r in results])),
+        seed=seed,
+    )
+
+
+def summary_lines(summary: ScoreSummary) -> list[str]:
+    """The summary as printed, one statistic per line."""
+    n = summary.count
+    percentiles = "  ".join(f"{p}th {v:g}" for p, v in summary.percentiles.items())
+    return [
+        f"mean score   {summary.mean:.1f}  (95 % CI {summary.ci_low:.1f} to {summary.ci_high:.1f},"
+        f" percentile bootstrap, {summary.resamples:,} resamples, seed {summary.seed})",
+        f"percentiles  {percentiles}",
+        f"cleared      {100 * summary.clear_rate:.1f} % ({round(summary.clear_rate * n)} of {n})",
+        f"above {HIGH_SCORE}    {100 * summary.above_high:.1f} % "
+        f"({round(summary.above_high * n)} of {n})",
+        f"mean rounds  {summary.mean_rounds:.2f}",
+        f"mean search  {summary.mean_seconds:.3f} s per deal",
+    ]
+
+
+def plot_histogram(
+    scores: list[int], summary: ScoreSummary, title: str, path: str | os.PathLike[str]
+) -> None:
+    """Draw a histogram of ``scores`` with the mean and the percentiles marked, as a PNG.
+
+    Uses matplotlib's Agg canvas directly (no pyplot, no display, no global backend state).
+    """
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    data = np.asarray(scores)
+    low, high = int(data.min()), int(data.max())
+    # Bins of whole points, at least 1 wide, about 40 of them over the range.
+    width = max(1, math.ceil((high - low + 1) / 40))
+    edges = np.arange(low, high + width + 1, width) - 0.5
+    figure = Figure(figsize=(10, 5), layout="constrained")
+    axes = figure.add_subplot()
+    axes.hist(data, bins=edges, color="#8fb3d9", edgecolor="#4a6f99")
+    axes.axvline(
+        summary.mean,
+        color="black",
+        linewidth=2,
+        label=f"mean {summary.mean:.1f} (95 % CI {summary.ci_low:.1f}-{summary.ci_high:.1f})",
+    )
+    styles = {5: ":", 25: "--", 50: "-", 75: "--", 95: ":"}
+    for p, value in summary.percentiles.items():
+        axes.axvline(
+            value, color="#c0392b", linestyle=styles[p], linewidth=1.4, label=f"{p}th pct {value:g}"
+        )
+    if low <= HIGH_SCORE <= high:
+        axes.axvline(
+            HIGH_SCORE,
+            color="grey",
+            linewidth=1,
+            label=f"{HIGH_SCORE}: {100 * summary.above_high:.1f} % of deals above",
+        )
+    axes.set_xlabel("final score")
+    axes.set_ylabel("deals")
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_title(title, fontsize=10)
+    # Beside the plot: vertical lines cross the whole height, no corner inside is free.
+    axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+    figure.savefig(path, dpi=110, format="png")
+
+
+# ---------------------------------------------------------------------------------------------
+# Progress
+
+
+class DealProgress:
+    """Progress of many solves on standard error: a rich progress bar (done of total, elapsed,
+    ETA, running mean score) on a terminal, plain log lines otherwise.
+
+    Plain lines come one per finished solve up to 100 solves, then about every 1 % of the run
+    or every 10 seconds, whichever comes first (and always for the last one).
+
+    :param scores: the scores of solves done before this run (counted in the mean).
+    :param enabled: show anything at all (False for ``--quiet``).
+    """
+
+    def __init__(self, total: int, scores: Iterable[int], label: str, enabled: bool = True):
+        from rich.console import Console
+
+        self.total = total
+        self._scores = list(scores)
+        self._label = label
+        self._console = Console(stderr=True)
+        self._enabled = enabled
+        self._bar: Progress | None = None
+        self._task: Any = None
+        self._step = 1 if total <= 100 else total // 100
+        self._last_logged = (len(self._scores), time.monotonic())
+
+    @property
+    def mean(self) -> float | None:
+        return sum(self._scores) / len(self._scores) if self._scores else None
+
+    def _mean_text(self) -> str:
+        mean = self.mean
+        return "-" if mean is None else f"{mean:.1f}"
+
+    def __enter__(self) -> DealProgress:
+        if self._enabled and self._console.is_terminal:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self._bar = Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                TextColumn("mean score [bold green]{task.fields[mean]}"),
+                console=self._console,
+            )
+            self._bar.start()
+            self._task = self._bar.add_task(
+                self._label, total=self.total, completed=len(self._scores), mean=self._mean_text()
+            )
+        return self
+
+    def advance(self, score: int, what: str) -> None:
+        """Count one more solve; ``what`` describes it in plain log lines."""
+        self._scores.append(score)
+        done = len(self._scores)
+        if self._bar is not None:
+            self._bar.update(self._task, completed=done, mean=self._mean_text())
+            return
+        if not self._enabled:
+            return
+        last_done, last_time = self._last_logged
+        now = time.monotonic()
+        if done - last_done >= self._step or now - last_time >= 10 or done == self.total:
+            print(
+                f"[{done}/{self.total}] {what}; mean score {self._mean_text()}",
+                file=sys.stderr,
+                flush=True,
+            )
+            self._last_logged = (done, now)
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# A whole run
+
+
+@dataclass
+class DistributionRun:
+    """The outcome of :func:`run_distribution`.
+
+    :ivar results: the deals 0 to n-1, by index (all of them unless interrupted).
+    :ivar solved: how many deals this run solved; ``resumed``: how many were in the file.
+    :ivar beyond: deals in the file with an index of n or more (from a run with a larger n),
+        kept in the file but not in ``results``.
+    """
+
+    path: Path
+    n: int
+    settings: Settings
+    results: list[DealResult]
+    solved: int
+    resumed: int
+    beyond: int
+
+
+def make_task(
+    settings: Settings, index: int, dict_path: str | None, board: str | None = None
+) -> SolveTask:
+    """The task of deal ``index`` of a distribution run (its board is computed unless given)."""
+    from .board import deal
+
+    seed = deal_seed(settings.seed, index)
+    return SolveTask(
+        index=index,
+        board=board if board is not None else deal(seed).to_line(),
+        search_seed=seed,
+        strategy=settings.strategy,
+        time_limit=settings.time_limit,
+        max_states=settings.max_states,
+        max_moves=settings.max_moves,
+        rules=settings.rules.to_dict(),
+        dict_path=dict_path,
+        dict_sha256=settings.dictionary["sha256"],
+    )
+
+
+def run_distribution(
+    out: str | os.PathLike[str],
+    n: int,
+    settings: Settings,
+    *,
+    dict_path: str | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: bool = True,
+    notify: Callable[[str], None] | None = None,
+    on_line: Callable[[dict[str, Any]], None] | None = None,
+    connect_timeout: float = DASK_CONNECT_TIMEOUT,
+) -> DistributionRun:
+    """Solve deals 0 to ``n``-1 of ``settings.seed`` into the results file ``out``, skipping
+    those already there.
+
+    :param dict_path: the word list file of ``settings.dictionary`` (``None``: the default);
+        Dask workers must find it at the same path.
+    :param workers: local worker processes (default one per core; 0: in this process).
+    :param scheduler: a Dask scheduler address, to solve on its cluster instead.
+    :param notify: receives messages for the user (resuming, a damaged line cut off).
+    :param on_line: called with each results line after it is written.
+    :raises KeyboardInterrupt: on Ctrl-C; every line written so far is kept.
+    """
+    notify = notify or (lambda message: print(message, file=sys.stderr, flush=True))
+    path = Path(out)
+    absolute_dict = str(Path(dict_path).resolve()) if dict_path is not None else None
+    settings_dict = settings.to_dict()
+    with ResultsFile.open(path, settings) as results_file:
+        for note in results_file.notes:
+            notify(note)
+        done = results_file.done
+        resumed = sum(1 for index in done if index < n)
+        beyond = len(done) - resumed
+        todo = [index for index in range(n) if index not in done]
+        if resumed:
+            notify(f"{path}: {resumed} of {n} deals already solved; solving the other {len(todo)}")
+        tasks = (make_task(settings, index, absolute_dict) for index in todo)
+        solved = 0
+        scores = [done[index].score for index in range(n) if index in done]
+        results = solve_all(tasks, workers, scheduler, connect_timeout)
+        with DealProgress(n, scores, "deals", enabled=progress) as bar, contextlib.closing(results):
+            for result in results:
+                index = result["index"]
+                seed = deal_seed(settings.seed, index)
+                line = {
+                    "format": FORMAT,
+                    "index": index,
+                    "deal_seed": seed,
+                    "board": result["record"]["board"],
+                    **{key: result[key] for key in ("score", "cleared", "rounds", "seconds")},
+                    "states": result["states"],
+                    "stopped": result["stopped"],
+                    "settings": settings_dict,
+                    "record": result["record"],
+                }
+                results_file.append(line)
+                done[index] = DealResult(
+                    index,
+                    seed,
+                    result["score"],
+                    result["cleared"],
+                    result["rounds"],
+                    result["seconds"],
+                    result["states"],
+                )
+                solved += 1
+                bar.advance(result["score"], f"deal {index} (seed {seed}): score {result['score']}")
+                if on_line is not None:
+                    on_line(line)
+    finished = [done[index] for index in range(n) if index in done]
+    return DistributionRun(path, n, settings, finished, solved, resumed, beyond)

@@ -1,0 +1,255 @@
+"""letterchess bench: strategy lists, the statistics table, the paired comparison, the output
+files and the errors.
+
+Only ``greedy`` is sure to be registered, so a second strategy is made here: ``test-rank``
+plays the rank-th best tally each turn (registered in this process, so the CLI runs it with
+``--workers 0``, in process).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import statistics
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from solver.bench import BenchError, split_strategies
+from solver.board import deal
+from solver.cli import cli
+from solver.distribution import bootstrap_mean_ci, deal_seed
+from solver.search import STRATEGIES
+from solver.search.base import SearchContext, Strategy, StrategyParams
+from solver.solution import solve
+
+
+@dataclass
+class RankParams(StrategyParams):
+    rank: int = 2
+
+
+class RankStrategy(Strategy):
+    """Each turn the rank-th best tally (the last one when there are fewer plays)."""
+
+    name = "test-rank"
+    Params = RankParams
+
+    def run(self, context: SearchContext) -> None:
+        line = context.start_line()
+        while True:
+            plays = context.plays(line)
+            if len(plays) == 0:
+                break
+            i = min(self.params.rank, len(plays)) - 1
+            line = line.then(int(plays.word_ids[i]), int(plays.tiles[i]), int(plays.scores[i]))
+        context.offer(line)
+
+
+@pytest.fixture
+def rank_strategy(monkeypatch):
+    monkeypatch.setitem(STRATEGIES, RankStrategy.name, RankStrategy)
+
+
+@pytest.fixture
+def runner():
+    return CliRunner()
+
+
+def invoke(runner, *args):
+    return runner.invoke(cli, [str(arg) for arg in args], catch_exceptions=False)
+
+
+@pytest.mark.parametrize(
+    ("text", "specs"),
+    [
+        ("greedy", ["greedy"]),
+        (
+            "greedy,beam:width=50,beam:width=400,dfs,nrpa",
+            ["greedy", "beam:width=50", "beam:width=400", "dfs", "nrpa"],
+        ),
+        ("beam:width=50,depth=3,dfs", ["beam:width=50,depth=3", "dfs"]),
+        (" greedy , nrpa:level=2 , iterations=10 ", ["greedy", "nrpa:level=2,iterations=10"]),
+        ("nrpa:code=a:b,level=2,beam", ["nrpa:code=a:b,level=2", "beam"]),
+        ("greedy,width=5", ["greedy:width=5"]),  # then an unknown parameter of greedy
+        ("beam:,dfs", ["beam:", "dfs"]),
+    ],
+)
+def test_split_strategies(text, specs):
+    assert split_strategies(text) == specs
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("width=5,greedy", "'width=5' has no strategy before it"),
+        ("greedy,,dfs", "empty item"),
+        ("", "empty item"),
+        ("greedy,", "empty item"),
+    ],
+)
+def test_split_strategies_errors(text, message):
+    with pytest.raises(BenchError, match=message):
+        split_strategies(text)
+
+
+def table_row(output: str, first: str) -> list[str]:
+    """The cells of the first table line whose first cell is ``first``."""
+    for line in output.splitlines():
+        cells = line.split()
+        if cells and cells[0] == first:
+            return cells
+    raise AssertionError(f"no row {first!r} in:\n{output}")
+
+
+def test_bench_on_random_deals(runner, rank_strategy, tmp_path):
+    json_out, csv_out = tmp_path / "bench.json", tmp_path / "bench.csv"
+    specs = ["greedy", "test-rank:rank=2", "test-rank", "test-rank:rank=4"]
+    result = invoke(
+        runner,
+        "bench", "--random", 3, "--strategies", ",".join(specs), "--max-states", 100,
+        "--workers", 0, "--seed", 7, "--json", json_out, "--csv", csv_out, "--quiet",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith("3 deals x 4 strategies, K=2, 100 states per solve, standard rules")
+    report = json.loads(json_out.read_text())
+    assert report["format"] == "letterchess/bench-1"
+    seeds = [deal_seed(7, i) for i in range(3)]
+    assert [d["deal_seed"] for d in report["deals"]] == seeds
+    assert [d["board"] for d in report["deals"]] == [deal(s).to_line() for s in seeds]
+    solves = report["solves"]
+    assert [(s["strategy"], s["deal_seed"]) for s in solves] == [
+        (spec, seed) for spec in specs for seed in seeds
+    ]
+    # A random deal is searched with its own seed; the scores are those of solve().
+    for s in solves[:3]:
+        expected = solve(deal(s["deal_seed"]), "greedy", time_limit=None, max_states=100)
+        assert s["score"] == expected.score == s["record"]["result"]["score"]
+
+    scores = {spec: [s["score"] for s in solves if s["strategy"] == spec] for spec in specs}
+    for spec, stats in zip(specs, report["stats"], strict=True):
+        values = scores[spec]
+        rows = [s for s in solves if s["strategy"] == spec]
+        assert stats["mean"] == pytest.approx(np.mean(values))
+        assert stats["median"] == pytest.approx(np.median(values))
+        assert stats["sd"] == pytest.approx(np.std(values, ddof=1))
+        assert (stats["min"], stats["max"]) == (min(values), max(values))
+        assert stats["clear_rate"] == pytest.approx(np.mean([r["cleared"] for r in rows]))
+        assert stats["mean_rounds"] == pytest.approx(np.mean([r["rounds"] for r in rows]))
+        seconds = sum(r["seconds"] for r in rows)
+        assert stats["states_per_second"] == pytest.approx(sum(r["states"] for r in rows) / seconds)
+        cells = table_row(out, spec)
+        assert cells[1:6] == [
+            f"{np.mean(values):,.1f}",
+            f"{np.median(values):,.1f}",
+            f"{np.std(values, ddof=1):,.1f}",
+            str(min(values)),
+            str(max(values)),
+        ]
+        assert cells[6:8] == [f"{100 * stats['clear_rate']:.0f}", "%"]
+
+    # The paired comparison, each strategy against greedy, deal by deal.
+    assert "Paired comparison with greedy" in out and "percentile bootstrap" in out
+    assert len(report["comparisons"]) == 3
+    for spec, comparison in zip(specs[1:], report["comparisons"], strict=True):
+        differences = [b - a for a, b in zip(scores["greedy"], scores[spec], strict=True)]
+        low, high = bootstrap_mean_ci(differences, 7)
+        assert comparison["mean_difference"] == pytest.approx(statistics.fmean(differences))
+        assert (comparison["ci_low"], comparison["ci_high"]) == pytest.approx((low, high))
+        assert low <= comparison["mean_difference"] <= high
+        assert comparison["wins"] == sum(d > 0 for d in differences)
+        assert comparison["ties"] == sum(d == 0 for d in differences)
+        assert comparison["losses"] == sum(d < 0 for d in differences)
+        # In the comparison table, the strategy's second row (the first is in the scores).
+        rows = [line.split() for line in out.splitlines() if line.split()[:1] == [spec]]
+        assert rows[1] == [
+            spec,
+            f"{statistics.fmean(differences):+.1f}",
+            f"{low:+.1f}",
+            "to",
+            f"{high:+.1f}",
+            str(comparison["wins"]),
+            str(comparison["ties"]),
+            str(comparison["losses"]),
+        ]
+    # Worse plays every turn: the rank strategies never beat greedy on all three deals.
+    assert any(c["losses"] > 0 for c in report["comparisons"])
+
+    with csv_out.open() as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 12
+    assert [int(row["score"]) for row in rows] == [s["score"] for s in solves]
+    assert set(rows[0]) == {
+        "deal", "deal_seed", "strategy", "score", "cleared", "rounds", "seconds", "states",
+        "stopped",
+    }  # fmt: skip
+
+
+def test_bench_in_a_process_pool_matches_in_process(runner, tmp_path):
+    scores = {}
+    for workers in (0, 2):
+        path = tmp_path / f"bench-{workers}.csv"
+        args = ["--strategies", "greedy", "--random", 4, "--max-states", 100, "--csv", path]
+        result = invoke(runner, "bench", *args, "--workers", workers, "--seed", 3)
+        assert result.exit_code == 0, result.output
+        with path.open() as handle:
+            scores[workers] = [int(row["score"]) for row in csv.DictReader(handle)]
+        # Plain progress lines on stderr (not a terminal), one per solve.
+        assert "[4/4]" in result.stderr
+    assert scores[0] == scores[2]
+    assert len(scores[0]) == 4
+
+
+def test_bench_default_boards(runner, tmp_path):
+    out = tmp_path / "bench.json"
+    result = invoke(
+        runner, "bench", "--strategies", "greedy", "--max-moves", 1, "--max-states", 20,
+        "--workers", 0, "--json", out, "--quiet",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("20 deals x 1 strategy, K=1")
+    report = json.loads(out.read_text())
+    assert [d["name"] for d in report["deals"]] == [f"deal-{i:02}" for i in range(1, 21)]
+    assert report["comparisons"] == []
+    assert "Paired comparison" not in result.stdout
+
+
+def test_bench_without_the_repository_boards(runner, tmp_path, monkeypatch):
+    monkeypatch.setattr("solver.bench.repository_boards", lambda: tmp_path / "missing")
+    result = invoke(runner, "bench", "--strategies", "greedy")
+    assert result.exit_code == 2
+    assert "pass --boards DIR or --random N" in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("strategies", "named"),
+    [
+        ("greedy,nosuch", "'nosuch'"),
+        ("greedy,greedy:width=3", "'greedy:width=3'"),
+        ("greedy,width=3", "'greedy:width=3'"),
+        ("width=3,greedy", "'width=3'"),
+        ("greedy,,greedy", "empty item"),
+        ("greedy,greedy", "names a strategy twice"),
+    ],
+)
+def test_bench_bad_strategy_lists_are_usage_errors(runner, strategies, named):
+    result = invoke(runner, "bench", "--random", 1, "--strategies", strategies)
+    assert result.exit_code == 2, result.output
+    assert named in result.output
+    assert "Traceback" not in result.output
+
+
+def test_bench_deal_options(runner, tmp_path):
+    result = invoke(runner, "bench", "--random", 2, "--boards", tmp_path, "--strategies", "greedy")
+    assert result.exit_code == 2 and "not both" in result.output
+    result = invoke(runner, "bench", "--boards", tmp_path, "--strategies", "greedy")
+    assert result.exit_code == 2 and "no *.txt board files" in result.output
+    result = invoke(runner, "bench", "--boards", tmp_path / "nowhere", "--strategies", "greedy")
+    assert result.exit_code == 2
+    (tmp_path / "bad.txt").write_text("not a board\n")
+    result = invoke(runner, "bench", "--boards", tmp_path, "--strategies", "greedy")
+    assert result.exit_code == 1 and "bad.txt" in result.output

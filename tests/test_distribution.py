@@ -1,0 +1,491 @@
+"""letterchess distribution: deal seeds, the results file (resuming, damaged lines, conflicting
+settings), the statistics and the plot, runs killed with SIGKILL or stopped with Ctrl-C, and
+a real Dask cluster, one of whose workers is killed mid-run.
+
+Every run uses greedy with a state budget, so each deal's score is the same in every process
+and on every run.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from contextlib import suppress
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import psutil
+import pytest
+from click.testing import CliRunner
+
+from solver.board import deal
+from solver.cli import cli
+from solver.dictionary import Dictionary
+from solver.distribution import (
+    FORMAT,
+    DistributionError,
+    ResultsFile,
+    ResultsFileError,
+    Settings,
+    bootstrap_mean_ci,
+    deal_seed,
+    run_distribution,
+)
+from solver.record import Record
+from solver.referee import check_record
+from solver.search import STRATEGIES
+from solver.solution import solve
+
+from .conftest import TEST_WORDS
+from .test_bench import RankStrategy
+
+BUDGET = 100  # states per deal: greedy never needs as many, so no search is cut short
+
+
+@cache
+def reference_score(seed: int, max_moves: int = 2) -> int:
+    """The score of the deal of ``seed`` solved here, in this process, as a run would."""
+    layout = deal(seed)
+    return solve(layout, "greedy", None, max_moves, seed, max_states=BUDGET).score
+
+
+def settings(**changes) -> Settings:
+    values = dict(
+        strategy="greedy",
+        time_limit=None,
+        max_states=BUDGET,
+        max_moves=2,
+        seed=0,
+        dictionary=Dictionary.default().info(),
+    )
+    values.update(changes)
+    return Settings(**values)
+
+
+def read_lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def scores_by_seed(path: Path) -> dict[int, int]:
+    lines = read_lines(path)
+    found = {line["deal_seed"]: line["score"] for line in lines}
+    assert len(found) == len(lines), "a deal is in the file twice"
+    return found
+
+
+@pytest.fixture
+def runner():
+    return CliRunner()
+
+
+def invoke(runner, *args):
+    return runner.invoke(cli, [str(arg) for arg in args], catch_exceptions=False)
+
+
+def distribution_args(out: Path, n: int, *extra) -> list:
+    return [
+        "distribution", "--n", n, "--strategy", "greedy", "--max-states", BUDGET,
+        "--out", out, *extra,
+    ]  # fmt: skip
+
+
+@pytest.fixture
+def count_solves(monkeypatch):
+    """Counts the deals solved (in process: use --workers 0)."""
+    import solver.distribution as module
+
+    solved: list[int] = []
+    real = module.solve_task
+
+    def counting(task):
+        solved.append(task.index)
+        return real(task)
+
+    monkeypatch.setattr(module, "solve_task", counting)
+    return solved
+
+
+def test_deal_seeds():
+    assert [deal_seed(0, i) for i in range(4)] == [0, 1, 2, 3]
+    assert deal_seed(2, 5) == 2 * 1_000_003 + 5
+    # Seeds never share a deal while N <= 1,000,003.
+    assert deal_seed(1, 0) == deal_seed(0, 1_000_002) + 1
+
+
+def test_distribution_file_statistics_and_plot(runner, tmp_path):
+    out, plot = tmp_path / "results.jsonl", tmp_path / "scores.png"
+    n, seed = 8, 3
+    result = invoke(
+        runner, *distribution_args(out, n, "--seed", seed, "--workers", 2, "--plot", plot)
+    )
+    assert result.exit_code == 0, result.output
+    lines = read_lines(out)
+    assert len(lines) == n
+    assert sorted(line["index"] for line in lines) == list(range(n))
+    for line in lines:
+        assert next(iter(line)) == "format" and line["format"] == FORMAT
+        assert line["deal_seed"] == seed * 1_000_003 + line["index"]
+        assert line["board"] == deal(line["deal_seed"]).to_line()
+        assert line["score"] == reference_score(line["deal_seed"])
+        assert line["stopped"] == "finished"
+        assert line["settings"] == {
+            "strategy": "greedy",
+            "time_limit": None,
+            "max_states": BUDGET,
+            "max_moves": 2,
+            "seed": seed,
+            "rules": {"word_shape": "path", "min_word_length": 3, "min_moves": 0,
+                      "moves_per_tile": 1},
+            "dictionary": Dictionary.default().info(),
+        }  # fmt: skip
+        record = line["record"]
+        assert record["result"]["score"] == line["score"]
+        assert (record["result"]["cleared"], record["result"]["rounds"]) == (
+            line["cleared"],
+            line["rounds"],
+        )
+        assert record["search"]["states"] == line["states"]
+    verdict = check_record(Record.from_dict(lines[0]["record"]), Dictionary.default())
+    assert verdict.fault is None
+
+    # The statistics, against numpy on the file.
+    scores = np.array([line["score"] for line in lines])
+    out_text = result.stdout
+    assert f"{n} deals (seeds {seed * 1_000_003} to {seed * 1_000_003 + n - 1})" in out_text
+    low, high = bootstrap_mean_ci(scores, seed)
+    assert (
+        f"mean score   {scores.mean():.1f}  (95 % CI {low:.1f} to {high:.1f}, percentile "
+        f"bootstrap, 10,000 resamples, seed {seed})" in out_text
+    )
+    assert low < scores.mean() < high
+    percentiles = np.percentile(scores, [5, 25, 50, 75, 95])
+    expected = "  ".join(
+        f"{p}th {v:g}" for p, v in zip((5, 25, 50, 75, 95), percentiles, strict=True)
+    )
+    assert f"percentiles  {expected}" in out_text
+    cleared = sum(line["cleared"] for line in lines)
+    assert f"cleared      {100 * cleared / n:.1f} % ({cleared} of {n})" in out_text
+    high_scores = int((scores > 400).sum())
+    assert f"above 400    {100 * high_scores / n:.1f} % ({high_scores} of {n})" in out_text
+    rounds = np.mean([line["rounds"] for line in lines])
+    assert f"mean rounds  {rounds:.2f}" in out_text
+
+    # Plain progress lines on stderr, one per deal (not a terminal).
+    assert len(re.findall(r"^\[\d+/8\] deal \d+ \(seed \d+\): score", result.stderr, re.M)) == 8
+
+    data = plot.read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 10_000
+    assert f"Histogram written to {plot}" in out_text
+
+
+def test_bootstrap_interval():
+    rng = np.random.default_rng(1)
+    values = rng.integers(300, 500, size=200)
+    low, high = bootstrap_mean_ci(values, 5)
+    assert (low, high) == bootstrap_mean_ci(values, 5)  # seeded: the same every time
+    assert bootstrap_mean_ci(values, 6) != (low, high)
+    # The same interval, within resampling noise, as the textbook bootstrap of indices.
+    means = values[rng.integers(0, values.size, size=(10_000, values.size))].mean(axis=1)
+    textbook = np.quantile(means, [0.025, 0.975])
+    width = high - low
+    assert abs(low - textbook[0]) < 0.1 * width and abs(high - textbook[1]) < 0.1 * width
+    # And about the normal approximation's.
+    half = 1.96 * values.std(ddof=1) / np.sqrt(values.size)
+    assert width == pytest.approx(2 * half, rel=0.1)
+    assert bootstrap_mean_ci([7, 7, 7], 0) == (7.0, 7.0)
+
+
+def test_resuming_skips_finished_deals(runner, tmp_path, count_solves):
+    out = tmp_path / "results.jsonl"
+    result = invoke(runner, *distribution_args(out, 3, "--workers", 0))
+    assert result.exit_code == 0, result.output
+    assert sorted(count_solves) == [0, 1, 2]
+
+    count_solves.clear()
+    result = invoke(runner, *distribution_args(out, 5, "--workers", 0))
+    assert result.exit_code == 0, result.output
+    assert sorted(count_solves) == [3, 4]
+    assert "3 of 5 deals already solved; solving the other 2" in result.stderr
+    assert "5 deals (seeds 0 to 4)" in result.stdout and "2 solved now, 3 from" in result.stdout
+
+    count_solves.clear()
+    result = invoke(runner, *distribution_args(out, 4, "--workers", 0))
+    assert result.exit_code == 0 and count_solves == []
+    assert "1 more deals" in result.stdout  # deal 4, beyond --n 4, is kept but not counted
+    scores = [reference_score(seed) for seed in range(4)]
+    assert f"mean score   {np.mean(scores):.1f}" in result.stdout
+    assert scores_by_seed(out) == {seed: reference_score(seed) for seed in range(5)}
+
+
+@pytest.mark.parametrize("cut", ["middle", "newline", "first-bytes"])
+def test_a_damaged_last_line_is_cut_off_and_redone(runner, tmp_path, count_solves, cut):
+    out = tmp_path / "results.jsonl"
+    assert invoke(runner, *distribution_args(out, 4, "--workers", 0)).exit_code == 0
+    data = out.read_bytes()
+    start = data.rstrip(b"\n").rfind(b"\n") + 1  # of the last line
+    last = read_lines(out)[-1]["index"]
+    if cut == "middle":
+        out.write_bytes(data[: start + (len(data) - start) // 2])
+    elif cut == "newline":
+        out.write_bytes(data[:-1])
+    else:
+        out.write_bytes(data[: start + 5])
+    count_solves.clear()
+    result = invoke(runner, *distribution_args(out, 4, "--workers", 0))
+    assert result.exit_code == 0, result.output
+    assert "line 4 is damaged" in result.stderr and "solved again" in result.stderr
+    assert count_solves == [last]
+    assert scores_by_seed(out) == {seed: reference_score(seed) for seed in range(4)}
+    assert out.read_bytes().endswith(b"\n")
+
+
+def test_a_file_cut_in_its_first_line_is_redone(runner, tmp_path, count_solves):
+    out = tmp_path / "results.jsonl"
+    out.write_bytes(b'{"format": "letterchess/distrib')
+    result = invoke(runner, *distribution_args(out, 2, "--workers", 0))
+    assert result.exit_code == 0, result.output
+    assert "line 1 is damaged" in result.stderr
+    assert sorted(count_solves) == [0, 1] and len(read_lines(out)) == 2
+
+
+def test_a_damaged_line_before_the_end_is_an_error(runner, tmp_path):
+    out = tmp_path / "results.jsonl"
+    assert invoke(runner, *distribution_args(out, 3, "--workers", 0)).exit_code == 0
+    lines = out.read_text().splitlines(keepends=True)
+    lines[1] = lines[1][:50] + "\n"
+    out.write_text("".join(lines))
+    before = out.read_bytes()
+    result = invoke(runner, *distribution_args(out, 3, "--workers", 0))
+    assert result.exit_code == 1
+    assert "line 2:" in result.output and "not the last line" in result.output
+    assert out.read_bytes() == before
+
+
+@pytest.mark.parametrize("text", ["hello\n", "a,b\n1,2", '{"score": 3}\n'])
+def test_a_file_that_is_not_a_results_file_is_left_alone(runner, tmp_path, text):
+    out = tmp_path / "other.txt"
+    out.write_text(text)
+    result = invoke(runner, *distribution_args(out, 2, "--workers", 0))
+    assert result.exit_code == 1
+    assert "not a results file of letterchess distribution" in result.output
+    assert out.read_text() == text
+
+
+@pytest.mark.parametrize(
+    ("options", "conflict"),
+    [
+        (["--max-moves", 1], "max_moves 2 (asked: 1)"),
+        (["--seed", 1], "seed 0 (asked: 1)"),
+        (["--max-states", 99], "max_states 100 (asked: 99)"),
+        (["--time-limit", 5], "time_limit none (asked: 5.0)"),
+        (["--word-shape", "line"], "rules word_shape=path"),
+        (["--strategy", "test-rank"], "strategy greedy (asked: test-rank:rank=2)"),
+        (["--dict", "WORDS"], "dictionary scowl-70 sha256"),
+    ],
+)
+def test_conflicting_settings_are_an_error(runner, tmp_path, monkeypatch, options, conflict):
+    monkeypatch.setitem(STRATEGIES, RankStrategy.name, RankStrategy)
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(TEST_WORDS) + "\n")
+    out = tmp_path / "results.jsonl"
+    assert invoke(runner, *distribution_args(out, 2, "--workers", 0)).exit_code == 0
+    before = out.read_bytes()
+    options = [words if option == "WORDS" else option for option in options]
+    result = invoke(runner, *distribution_args(out, 3, "--workers", 0), *options)
+    assert result.exit_code == 2, result.output
+    assert "holds deals solved with other settings (line 1)" in result.output
+    assert conflict in result.output
+    assert out.read_bytes() == before
+    # The same settings spelled otherwise are no conflict: greedy has no parameter to spell.
+    result = invoke(runner, *distribution_args(out, 2, "--workers", 0, "--strategy", "greedy:"))
+    assert result.exit_code == 0, result.output
+
+
+def test_one_run_per_file(tmp_path):
+    out = tmp_path / "results.jsonl"
+    with ResultsFile.open(out, settings()), pytest.raises(ResultsFileError, match="another run"):
+        ResultsFile.open(out, settings())
+    with ResultsFile.open(out, settings()):
+        pass  # the lock went with the first one
+
+
+def test_usage_errors(runner, tmp_path):
+    out = tmp_path / "results.jsonl"
+    result = invoke(runner, "distribution", "--n", 2, "--strategy", "nosuch", "--out", out)
+    assert result.exit_code == 2 and "unknown strategy 'nosuch'" in result.output
+    result = invoke(runner, *distribution_args(out, 2, "--workers", 2, "--scheduler", "x:1"))
+    assert result.exit_code == 2 and "--workers is for local runs" in result.output
+    result = invoke(runner, "distribution", "--n", 0, "--out", out)
+    assert result.exit_code == 2
+    assert not out.exists()
+
+
+def test_without_dask_a_one_line_error(runner, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
+    out = tmp_path / "results.jsonl"
+    result = invoke(runner, *distribution_args(out, 2, "--scheduler", "tcp://127.0.0.1:1"))
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines()[-1] == (
+        "Error: --scheduler needs Dask's distributed scheduler: pip install 'letterchess[dask]'"
+    )
+
+
+def test_an_unreachable_scheduler(tmp_path):
+    with pytest.raises(DistributionError, match="cannot reach the Dask scheduler"):
+        run_distribution(
+            tmp_path / "r.jsonl",
+            2,
+            settings(),
+            scheduler="tcp://127.0.0.1:9",
+            connect_timeout=1,
+            progress=False,
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Interrupted runs: a real process, killed
+
+
+def line_count(path: Path) -> int:
+    return path.read_bytes().count(b"\n") if path.exists() else 0
+
+
+def start_run(out: Path, n: int, log: Path) -> subprocess.Popen:
+    args = [sys.executable, "-m", "solver", *map(str, distribution_args(out, n))]
+    return subprocess.Popen(
+        [*args, "--workers", "1", "--quiet"],
+        stdout=subprocess.DEVNULL,
+        stderr=log.open("wb"),
+        start_new_session=True,  # its own process group, as a shell job
+    )
+
+
+def wait_for_lines(process: subprocess.Popen, out: Path, log: Path, lines: int) -> None:
+    deadline = time.monotonic() + 120
+    while line_count(out) < lines:
+        assert process.poll() is None, log.read_text()
+        assert time.monotonic() < deadline, "no results in 120 s"
+        time.sleep(0.01)
+
+
+def resume_and_compare(runner, out: Path, n: int) -> None:
+    solved_before = len(read_lines(out))
+    assert 3 <= solved_before < n, "the run was not stopped midway: raise n"
+    result = invoke(runner, *distribution_args(out, n, "--workers", 1))
+    assert result.exit_code == 0, result.output
+    assert f"{n - solved_before} solved now, {solved_before} from" in result.stdout
+    # The same results as an uninterrupted run: each deal's score as solved in one go.
+    assert scores_by_seed(out) == {seed: reference_score(seed) for seed in range(n)}
+
+
+def test_a_run_killed_with_sigkill_resumes_to_the_same_results(runner, tmp_path):
+    out, log, n = tmp_path / "results.jsonl", tmp_path / "log.txt", 40
+    process = start_run(out, n, log)
+    try:
+        wait_for_lines(process, out, log, 3)
+        children = psutil.Process(process.pid).children(recursive=True)
+        assert children, "no worker process"
+        os.kill(process.pid, signal.SIGKILL)  # the main process only, as `kill -9 PID`
+        assert process.wait(10) == -signal.SIGKILL
+        # The orphaned worker notices and exits by itself.
+        _, alive = psutil.wait_procs(children, timeout=15)
+        assert not alive
+    finally:
+        with suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+    resume_and_compare(runner, out, n)
+
+
+def test_a_run_stopped_with_ctrl_c_resumes_to_the_same_results(runner, tmp_path):
+    out, log, n = tmp_path / "results.jsonl", tmp_path / "log.txt", 40
+    process = start_run(out, n, log)
+    try:
+        wait_for_lines(process, out, log, 3)
+        os.killpg(process.pid, signal.SIGINT)  # Ctrl-C: to the whole foreground job
+        assert process.wait(30) == 130, log.read_text()
+    finally:
+        with suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+    message = log.read_text()
+    assert "Interrupted: the deals solved so far are in" in message
+    assert "Traceback" not in message
+    resume_and_compare(runner, out, n)
+
+
+# ---------------------------------------------------------------------------------------------
+# A real Dask cluster: two worker processes on this machine
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=logging.CRITICAL,
+    ) as local:
+        yield local
+
+
+def test_dask_gives_the_results_of_a_local_run(runner, tmp_path, cluster):
+    out, n = tmp_path / "results.jsonl", 6
+    result = invoke(runner, *distribution_args(out, n, "--scheduler", cluster.scheduler_address))
+    assert result.exit_code == 0, result.output
+    assert scores_by_seed(out) == {seed: reference_score(seed) for seed in range(n)}
+    # Resuming works the same way from a cluster.
+    result = invoke(
+        runner, *distribution_args(out, n + 2, "--scheduler", cluster.scheduler_address)
+    )
+    assert result.exit_code == 0, result.output
+    assert "2 solved now, 6 from" in result.stdout
+    assert scores_by_seed(out) == {seed: reference_score(seed) for seed in range(n + 2)}
+
+
+def test_dask_redoes_the_deals_of_a_killed_worker(tmp_path, cluster):
+    from distributed import Client
+
+    # K=3 makes each deal take a few tenths of a second: the killed worker is mid-deal.
+    n, max_moves = 10, 3
+    killed: dict[str, list] = {}
+    with Client(cluster.scheduler_address, set_as_default=False) as client:
+        pids = client.run(os.getpid)
+
+        def kill_a_busy_worker(line: dict) -> None:
+            if killed:
+                return
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                for address, keys in client.processing().items():
+                    if keys and address in pids:
+                        os.kill(pids[address], signal.SIGKILL)
+                        killed[address] = list(keys)
+                        return
+                time.sleep(0.01)
+
+        start = time.monotonic()
+        run = run_distribution(
+            tmp_path / "results.jsonl",
+            n,
+            settings(max_moves=max_moves),
+            scheduler=cluster.scheduler_address,
+            on_line=kill_a_busy_worker,
+            progress=False,
+        )
+        assert time.monotonic() - start < 120
+        assert killed, "no worker had a deal in progress"
+        assert [address for address, keys in killed.items() if keys]
+        # The nanny restarts the killed worker.
+        client.wait_for_workers(2, timeout=60)
+    assert run.solved == n and len(run.results) == n
+    expected = {seed: reference_score(seed, max_moves) for seed in range(n)}
+    assert scores_by_seed(tmp_path / "results.jsonl") == expected
