@@ -11,10 +11,11 @@ from dataclasses import fields
 from typing import Any
 
 from .base import Strategy
+from .dfs import DfsStrategy
 from .greedy import GreedyStrategy
 
 #: Every strategy by name, in the order they are listed to users.
-STRATEGIES: dict[str, type[Strategy]] = {cls.name: cls for cls in (GreedyStrategy,)}
+STRATEGIES: dict[str, type[Strategy]] = {cls.name: cls for cls in (GreedyStrategy, DfsStrategy)}
 
 
 class StrategyError(ValueError):

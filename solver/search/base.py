@@ -175,6 +175,9 @@ class SearchContext:
         self.interrupted = False
         self.best: Line | None = None
         self.best_score: int | None = None
+        #: What a strategy reports beyond its best game (e.g. ``dfs``: ``proven``); meant to be
+        #: copied into :attr:`SearchOutcome.extra`.
+        self.extra: dict[str, Any] = {}
         self._on_improve = on_improve
         self._clock = clock
         self._started = clock()

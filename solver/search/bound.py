@@ -1,0 +1,391 @@
+"""An admissible upper bound on the points a position can still gain.
+
+The bound looks only at the **letters** left on the board (their multiset), the words already
+played and the number of rounds so far; it ignores where the tiles stand. It is what the
+``dfs`` strategy prunes with, and what an exact solver can prune with.
+
+How it is computed
+------------------
+For a multiset ``M`` of letters (``nv`` vowels, ``nc`` consonants, ``n = nv + nc``):
+
+1. **Fitting words.** A dictionary word *fits* ``M`` when its letters, counted with
+   multiplicity, are a sub-multiset of ``M``, it has at least ``min_word_length`` letters and it
+   was not played yet. Every word played from now on fits ``M``, because the letters only ever
+   get fewer. One pass over the dictionary (a numba kernel, words sorted by length so that only
+   lengths up to ``n`` are read) counts the fitting words of each *shape* ``(length l, vowels
+   v)``, and notes the longest fitting word ``L`` and the letters that occur in some fitting
+   word (*covered* letters).
+2. **Packing.** A word of shape ``(l, v)`` tallies ``(l + v) × l`` and uses ``v`` vowel and
+   ``l − v`` consonant tiles. The future words use disjoint tiles and distinct words, so their
+   total tally is at most the best *packing*: a choice of shapes, each used at most as many
+   times as there are fitting words of that shape, using at most ``nv`` vowels and ``nc``
+   consonants in all. A bounded knapsack over (vowels, consonants) gives that best packing
+   ``P[a, b]`` for every ``a ≤ nv`` and ``b ≤ nc`` at once.
+3. **Uncovered letters.** A letter that no fitting word contains can never be removed. If any
+   tile has such a letter, the board cannot be cleared, those tiles end the game on the board,
+   and the future words use only the other tiles: the bound is
+   ``P[nv − uv, nc − uc] − tally(uncovered tiles)``, ``uv`` and ``uc`` being the uncovered
+   vowels and consonants.
+4. **Clear bonus.** Otherwise the bound is ``P[nv, nc] + max(0, 200 − 10 × (rounds + k))``
+   with ``k = ⌈n / L⌉``, the fewest words that can remove ``n`` tiles when no word is longer
+   than ``L`` (with ``n = 0``, the game is over: the bound is the bonus itself).
+
+Admissibility
+-------------
+Claim: for a position with letters ``M``, played words ``W`` and ``r`` rounds, the final score
+of any continuation minus the word points so far is at most the bound. Let the continuation
+play words ``w1 … wk`` (tiles removed ``T1 … Tk``) and end with tiles ``R`` left.
+
+* Each ``wi`` is in the dictionary, has at least ``min_word_length`` letters, is not in ``W``
+  (and not among ``w1 … wi−1``), and its letters are those of ``Ti`` ⊆ ``M``: so it fits
+  ``M`` and is one of the words counted in step 1 with its shape. The words are distinct, so a
+  shape is used at most as often as it was counted. The ``Ti`` are disjoint, so the vowels of
+  the words add up to at most ``nv`` and their consonants to at most ``nc``. Hence the word
+  points ``Σ tally(wi) ≤ P[nv, nc]``; and since no ``wi`` contains an uncovered letter, the
+  uncovered tiles are all in ``R`` and the ``wi`` use at most ``nv − uv`` vowels and
+  ``nc − uc`` consonants: ``Σ tally(wi) ≤ P[nv − uv, nc − uc]``.
+* If some tile is uncovered, ``R`` is not empty: there is no bonus and the penalty is
+  ``tally(R) ≥ tally(uncovered tiles)`` (a tally only grows with more letters). Step 3's bound
+  holds.
+* Otherwise, if the continuation clears the board, each word has at most ``L`` letters (it
+  fits ``M``), so ``k ≥ ⌈n / L⌉`` and the bonus ``max(0, 200 − 10 (r + k))`` is at most
+  step 4's; if it does not clear, the penalty is ``≥ 0`` and the bonus is 0. Step 4's bound
+  holds.
+
+The bound never looks at the board, the move limit or the word shape, so it holds for every
+rule variant, and a fortiori for the standard class of plays the search generates.
+
+Children of a node
+------------------
+The words that fit a child's letters also fit its parent's, and a child reached by playing a
+fitting word keeps every uncovered tile of its parent. So the parent's table ``P``, its
+covered letters and its ``L`` give an admissible bound for every child, at the cost of one
+table lookup: :meth:`Profile.future` is vectorised over the children. (The child's own profile
+gives a tighter bound, at the cost of a dictionary pass.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from ..dictionary import _FIRST_SHIFT, _MASK_BITS, _WORD_BIT, ROOT, Dictionary, _popcount
+from ..rules import CLEAR_BONUS_BASE, CLEAR_BONUS_PER_ROUND, VOWELS
+
+#: Letter codes (A = 0) of the vowels.
+VOWEL_CODES = np.array(sorted(ord(v) - ord("A") for v in VOWELS), dtype=np.int64)
+#: Words longer than this are never counted: no board has more tiles than squares.
+_MAX_LENGTH = 63
+#: Up to this many letters, the fitting words are found by walking the trie along the letters;
+#: with more, by reading every word (measured: the walk is faster up to about 28 letters).
+WALK_LETTERS = 28
+_CHILD_BITS = _MASK_BITS
+_IS_VOWEL = np.zeros(26, dtype=np.int64)
+_IS_VOWEL[VOWEL_CODES] = 1
+
+
+@njit(cache=True)
+def _word_tables(nodes, word_ids, words, is_vowel):
+    """Every word's length, vowel count, letter mask and letter counts (``uint8``, saturating at
+    255: such a word never fits anyway), indexed by word id, read off the kernel trie."""
+    count = nodes.shape[0]
+    parent = np.full(count, -1, dtype=np.int64)
+    letter = np.zeros(count, dtype=np.int64)
+    depth = np.zeros(count, dtype=np.int64)
+    # Nodes are in breadth-first order: a parent always comes before its children.
+    for node in range(count):
+        packed = nodes[node]
+        rest = packed & _CHILD_BITS
+        child = packed >> _FIRST_SHIFT
+        while rest:
+            low = rest & -rest
+            parent[child] = node
+            letter[child] = _popcount(low - 1)
+            depth[child] = depth[node] + 1
+            child += 1
+            rest ^= low
+    lengths = np.zeros(words, dtype=np.int64)
+    vowels = np.zeros(words, dtype=np.int64)
+    masks = np.zeros(words, dtype=np.int64)
+    counts = np.zeros((words, 26), dtype=np.uint8)
+    for node in range(count):
+        word = word_ids[node]
+        if word < 0:
+            continue
+        lengths[word] = depth[node]
+        step = node
+        while step != ROOT:
+            code = letter[step]
+            if counts[word, code] < 255:
+                counts[word, code] += 1
+            masks[word] |= 1 << code
+            vowels[word] += is_vowel[code]
+            step = parent[step]
+    return lengths, vowels, masks, counts
+
+
+@njit(cache=True)
+def _fit_scan(lengths, vowels, masks, counts, start, stop, avail, excluded, shapes):
+    """Count the fitting words by shape into ``shapes``, reading the words ``start:stop`` of
+    the length-sorted arrays one by one (fast when many letters are left).
+
+    :returns: ``(covered, longest)``.
+    """
+    avail_mask = 0
+    for code in range(26):
+        if avail[code] > 0:
+            avail_mask |= 1 << code
+    covered = 0
+    longest = 0
+    for i in range(start, stop):
+        word_mask = masks[i]
+        if word_mask & ~avail_mask or excluded[i]:
+            continue
+        fits = True
+        rest = word_mask
+        while rest:
+            code = _popcount((rest & -rest) - 1)
+            if counts[i, code] > avail[code]:
+                fits = False
+                break
+            rest &= rest - 1
+        if not fits:
+            continue
+        shapes[lengths[i], vowels[i]] += 1
+        covered |= word_mask
+        if lengths[i] > longest:
+            longest = lengths[i]
+    return covered, longest
+
+
+@njit(cache=True)
+def _fit_walk(nodes, word_ids, position, avail, excluded, min_length, is_vowel, shapes):
+    """Same as :func:`_fit_scan`, by walking the dictionary's trie along the available letters
+    only (fast when few letters are left: it visits only the prefixes that fit)."""
+    avail_mask = 0
+    for code in range(26):
+        if avail[code] > 0:
+            avail_mask |= 1 << code
+    covered = 0
+    longest = 0
+    depth_limit = _MAX_LENGTH + 1
+    node = np.zeros(depth_limit + 1, dtype=np.int64)
+    rest = np.zeros(depth_limit + 1, dtype=np.int64)
+    letter = np.zeros(depth_limit + 1, dtype=np.int64)
+    vowel_count = np.zeros(depth_limit + 1, dtype=np.int64)
+    letters = np.zeros(depth_limit + 1, dtype=np.int64)
+    depth = 0
+    node[0] = ROOT
+    rest[0] = nodes[ROOT] & _CHILD_BITS & avail_mask
+    while depth >= 0:
+        if rest[depth] == 0:
+            if depth > 0:  # give the letter of this prefix back
+                code = letter[depth]
+                avail[code] += 1
+                avail_mask |= 1 << code
+            depth -= 1
+            continue
+        low = rest[depth] & -rest[depth]
+        rest[depth] ^= low
+        code = _popcount(low - 1)
+        packed = nodes[node[depth]]
+        child = (packed >> _FIRST_SHIFT) + _popcount(packed & _CHILD_BITS & (low - 1))
+        avail[code] -= 1
+        if avail[code] == 0:
+            avail_mask &= ~low
+        depth += 1
+        node[depth] = child
+        letter[depth] = code
+        vowel_count[depth] = vowel_count[depth - 1] + is_vowel[code]
+        letters[depth] = letters[depth - 1] | low
+        packed = nodes[child]
+        if packed & _WORD_BIT and depth >= min_length and not excluded[position[word_ids[child]]]:
+            shapes[depth, vowel_count[depth]] += 1
+            covered |= letters[depth]
+            if depth > longest:
+                longest = depth
+        rest[depth] = packed & _CHILD_BITS & avail_mask if depth < depth_limit else 0
+    return covered, longest
+
+
+@njit(cache=True)
+def _pack(shapes, longest, nv, nc):
+    """The best packing ``table[a, b]`` with at most ``a`` vowels and ``b`` consonants, each
+    shape used at most ``shapes[length, vowels]`` times: a bounded knapsack, each shape split
+    into 1, 2, 4, ... copies (binary splitting), each piece then a 0/1 item."""
+    table = np.zeros((nv + 1, nc + 1), dtype=np.int64)
+    for length in range(1, longest + 1):
+        for v in range(0, length + 1):
+            copies = shapes[length, v]
+            if copies == 0:
+                continue
+            c = length - v
+            if v > nv or c > nc:
+                continue
+            # More copies than the tiles allow can never be used.
+            if v > 0 and copies > nv // v:
+                copies = nv // v
+            if c > 0 and copies > nc // c:
+                copies = nc // c
+            value = (length + v) * length
+            piece = 1
+            while copies > 0:
+                take = piece if piece < copies else copies
+                copies -= take
+                piece *= 2
+                wv, wc, wval = take * v, take * c, take * value
+                for a in range(nv, wv - 1, -1):
+                    for b in range(nc, wc - 1, -1):
+                        candidate = table[a - wv, b - wc] + wval
+                        if candidate > table[a, b]:
+                            table[a, b] = candidate
+    return table
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What the dictionary allows from one multiset of letters (the *node*): see the module
+    docstring.
+
+    :ivar table: ``table[a, b]``, the best packing with at most ``a`` vowels and ``b``
+        consonants.
+    :ivar covered: 26-bit mask of the letters some fitting word contains.
+    :ivar longest: length of the longest fitting word (0 if none).
+    :ivar uncovered_vowels: vowel tiles of the node whose letter is not covered.
+    :ivar uncovered_consonants: consonant tiles of the node whose letter is not covered.
+    """
+
+    table: np.ndarray
+    covered: int
+    longest: int
+    uncovered_vowels: int
+    uncovered_consonants: int
+
+    def future(
+        self, vowels: int | np.ndarray, consonants: int | np.ndarray, rounds: int | np.ndarray
+    ) -> int | np.ndarray:
+        """Admissible bound on the points still to gain (future word points, plus the bonus or
+        minus the penalty) from the node, or from any position reached from it by plays of
+        words that fit it, having ``vowels`` vowel and ``consonants`` consonant tiles and
+        ``rounds`` rounds played. Accepts ints or numpy arrays (then elementwise).
+        """
+        uv, uc = self.uncovered_vowels, self.uncovered_consonants
+        if uv or uc:
+            left = uv + uc
+            result = self.table[vowels - uv, consonants - uc] - (left + uv) * left
+            return int(result) if np.ndim(result) == 0 else result
+        tiles = np.asarray(vowels + consonants)
+        # Fewest further words that can clear ``tiles`` tiles (1 avoids dividing by 0).
+        words = -(-tiles // max(self.longest, 1))
+        bonus = np.maximum(0, CLEAR_BONUS_BASE - CLEAR_BONUS_PER_ROUND * (rounds + words))
+        result = self.table[vowels, consonants] + bonus
+        return int(result) if np.ndim(result) == 0 else result
+
+
+class BoundTables:
+    """Per-dictionary tables for the bound: every word's length, vowel count, letter mask and
+    letter counts, sorted by length. Built once per dictionary (:meth:`of`), cached by the
+    dictionary's sha256."""
+
+    _cache: dict[str, BoundTables] = {}  # noqa: RUF012 (a deliberate class-level cache)
+
+    def __init__(self, dictionary: Dictionary) -> None:
+        arrays = dictionary.arrays
+        lengths, vowels, masks, counts = _word_tables(
+            arrays.nodes, arrays.word_ids, len(dictionary), _IS_VOWEL
+        )
+        # Sorted by length (then id), so that a pass can stop at the multiset's size.
+        order = np.argsort(lengths, kind="stable")
+        self.lengths = lengths[order]
+        self.vowels = vowels[order]
+        self.masks = masks[order]
+        self.counts = counts[order]
+        #: Position in the sorted arrays of each word id.
+        self.position = np.empty(len(order), dtype=np.int64)
+        self.position[order] = np.arange(len(order))
+        #: ``starts[l]``: first position of a word of length ``l`` or more.
+        self.starts = np.searchsorted(self.lengths, np.arange(_MAX_LENGTH + 2))
+        self.arrays = arrays
+        self._excluded = np.zeros(len(order), dtype=np.bool_)
+
+    @classmethod
+    def of(cls, dictionary: Dictionary) -> BoundTables:
+        """The tables of ``dictionary``, built on first use."""
+        tables = cls._cache.get(dictionary.sha256)
+        if tables is None:
+            tables = cls._cache[dictionary.sha256] = cls(dictionary)
+        return tables
+
+    def profile(
+        self, counts: np.ndarray, min_word_length: int, exclude: Iterable[int] = ()
+    ) -> Profile:
+        """The profile of a multiset of letters.
+
+        :param counts: ``int[26]``, how many tiles of each letter (A = 0); at most 63 in all,
+            the most a board holds (longer words are never counted).
+        :param min_word_length: the rules' shortest word.
+        :param exclude: ids of words that may not be played (the words already played).
+        """
+        avail = np.array(counts, dtype=np.int64)  # a copy: the walk changes it on the way
+        size = int(avail.sum())
+        if size > _MAX_LENGTH:
+            raise ValueError(f"at most {_MAX_LENGTH} letters, not {size}")
+        nv = int(avail[VOWEL_CODES].sum())
+        nc = size - nv
+        min_length = min(max(min_word_length, 1), _MAX_LENGTH + 1)
+        shapes = np.zeros((_MAX_LENGTH + 1, _MAX_LENGTH + 1), dtype=np.int64)
+        excluded = self.position[np.fromiter(exclude, dtype=np.int64)]
+        # One flag array for every call, set and cleared here (cheaper than a new one).
+        self._excluded[excluded] = True
+        try:
+            if size <= WALK_LETTERS:
+                covered, longest = _fit_walk(
+                    self.arrays.nodes, self.arrays.word_ids, self.position, avail,
+                    self._excluded, min_length, _IS_VOWEL, shapes,
+                )  # fmt: skip
+            else:
+                start = int(self.starts[min_length])
+                stop = int(self.starts[min(size, _MAX_LENGTH) + 1])
+                covered, longest = _fit_scan(
+                    self.lengths, self.vowels, self.masks, self.counts, start,
+                    max(start, stop), avail, self._excluded, shapes,
+                )  # fmt: skip
+        finally:
+            self._excluded[excluded] = False
+        table = _pack(shapes, longest, nv, nc)
+        present = np.flatnonzero(avail > 0)
+        uncovered = present[(covered >> present) & 1 == 0]
+        uncovered_vowels = int(avail[uncovered[_IS_VOWEL[uncovered] == 1]].sum())
+        uncovered_consonants = int(avail[uncovered].sum()) - uncovered_vowels
+        return Profile(table, int(covered), int(longest), uncovered_vowels, uncovered_consonants)
+
+
+def letter_counts(letters: str) -> np.ndarray:
+    """``int64[26]``: how many of each letter (any case) ``letters`` holds."""
+    codes = np.frombuffer(letters.upper().encode("ascii"), dtype=np.uint8).astype(np.int64)
+    return np.bincount(codes - ord("A"), minlength=26)
+
+
+def upper_bound(
+    letters: str,
+    rounds: int,
+    dictionary: Dictionary,
+    min_word_length: int = 3,
+    played: Iterable[str] = (),
+) -> int:
+    """Admissible upper bound on the points still to gain from a position: its future word
+    points, plus the clear bonus or minus the leftover penalty (module docstring).
+
+    :param letters: the letters of the tiles on the board, any case and order.
+    :param rounds: the words played so far.
+    :param played: the words played so far (they cannot be played again; words not in the
+        dictionary are ignored).
+    """
+    excluded = [dictionary.word_id(w) for w in played if w in dictionary]
+    counts = letter_counts(letters)
+    profile = BoundTables.of(dictionary).profile(counts, min_word_length, excluded)
+    vowels = int(counts[VOWEL_CODES].sum())
+    return int(profile.future(vowels, len(letters) - vowels, rounds))
