@@ -98,7 +98,7 @@ def run_search(
         context.states,
         context.elapsed,
         reason,
-        dict(getattr(context, "extra", {})),
+        dict(context.extra),
     )
 
 
