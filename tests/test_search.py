@@ -207,3 +207,24 @@ def test_cli_solve(tmp_path):
 def test_cli_solve_usage_errors(args, message):
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2 and message in result.output
+
+
+def test_package_level_solve_api():
+    import solver
+
+    solution = solver.solve(deal(7).to_line(), strategy="greedy", time_limit=5.0)
+    assert isinstance(solution, solver.Solution)
+    assert solution.score == solution.record.result.score
+    assert check_record(solution.record, Dictionary.default()).ok
+
+
+def test_auto_chooses_from_the_table():
+    from solver.search.auto import CHOICES, STATES_PER_SECOND, choose
+
+    assert choose(10.0, None) == next(spec for limit, spec in CHOICES if limit >= 10.0)
+    # A state budget is compared at a fixed rate, so the choice is the same on every machine.
+    assert choose(None, int(10 * STATES_PER_SECOND)) == choose(10.0, None)
+    assert choose(1e9, 10) == choose(10 / STATES_PER_SECOND, None)
+    solution = solve(deal(8), "auto", time_limit=None, max_states=300)
+    assert solution.record.search["strategy"] == "auto"
+    assert solution.record.search["chosen"] == choose(None, 300)

@@ -16,7 +16,7 @@ from solver.search import bound as bound_module
 from solver.search.base import Game, SearchContext
 from solver.search.bound import VOWEL_CODES, BoundTables, Profile, letter_counts, upper_bound
 from solver.search.dfs import DfsParams, DfsStrategy
-from solver.solve import solve
+from solver.solution import solve
 
 from .conftest import TEST_WORDS
 

@@ -10,12 +10,26 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
+from .auto import AutoStrategy
 from .base import Strategy
+from .beam import BeamStrategy
 from .dfs import DfsStrategy
 from .greedy import GreedyStrategy
+from .nmcs import NmcsStrategy
+from .nrpa import NrpaStrategy
 
 #: Every strategy by name, in the order they are listed to users.
-STRATEGIES: dict[str, type[Strategy]] = {cls.name: cls for cls in (GreedyStrategy, DfsStrategy)}
+STRATEGIES: dict[str, type[Strategy]] = {
+    cls.name: cls
+    for cls in (
+        GreedyStrategy,
+        BeamStrategy,
+        DfsStrategy,
+        NrpaStrategy,
+        NmcsStrategy,
+        AutoStrategy,
+    )
+}
 
 
 class StrategyError(ValueError):

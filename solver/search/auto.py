@@ -1,0 +1,39 @@
+"""``auto``: the strategy that did best in our own benchmarks for the budget given.
+
+The choice is a table read off ``benchmarks/README.md`` (issue 5, the strategy comparison on the
+20 benchmark deals, K = 2): :data:`CHOICES` maps the largest budget (in seconds) for which each
+strategy won to its spec. A state budget is turned into seconds at a conservative
+:data:`STATES_PER_SECOND`, so that the same budget always makes the same choice on every machine.
+"""
+
+from __future__ import annotations
+
+from .base import SearchContext, Strategy
+
+#: ``(up to this many seconds, strategy spec)``, in increasing order; the last one has no limit.
+CHOICES: tuple[tuple[float, str], ...] = ((float("inf"), "beam"),)
+#: Used to compare a state budget with the table (our machine runs 1,500-3,000 states/s).
+STATES_PER_SECOND = 2000.0
+
+
+def choose(time_limit: float | None, max_states: int | None) -> str:
+    """The spec of the strategy for a budget (the smaller of the two when both are given)."""
+    budgets = []
+    if time_limit is not None:
+        budgets.append(time_limit)
+    if max_states is not None:
+        budgets.append(max_states / STATES_PER_SECOND)
+    seconds = min(budgets) if budgets else float("inf")
+    return next(spec for limit, spec in CHOICES if seconds <= limit)
+
+
+class AutoStrategy(Strategy):
+    name = "auto"
+    summary = "the best of the others for the budget, from our benchmarks"
+
+    def run(self, context: SearchContext) -> None:
+        from . import parse_strategy
+
+        spec = choose(context.time_limit, context.max_states)
+        context.extra["chosen"] = spec
+        parse_strategy(spec).run(context)

@@ -1,0 +1,271 @@
+"""``nrpa``: Nested Rollout Policy Adaptation (Rosin, IJCAI 2011), with a bias from the tally.
+
+A *playout* plays a game to its end, each turn drawing a play at random (Gibbs sampling) with
+probability proportional to ``exp(weight[code] + score / temperature)``: ``weight`` is the
+learned *policy*, ``score / temperature`` a fixed bias that makes an untrained playout a noisy
+greedy player (Cazenave's generalised NRPA, GNRPA, 2020). A search of level ``L`` runs
+``iterations`` searches of level ``L - 1`` (level 0 is one playout), each from a copy of its
+policy, keeps the best game found and after each one *adapts* the policy towards that game:
+every play of the best game gains ``alpha``, every candidate at the same turn loses ``alpha``
+times its probability.
+
+Three choices fit the method to this game:
+
+- **Candidates.** A position has up to a few thousand plays, but the bias makes most of them
+  negligible: only plays whose bias is within :attr:`NrpaParams.window` of the best play's
+  (``score >= best - window * temperature``) are candidates. As plays come best first this is
+  a prefix of the list, so a turn costs Python time in proportion to the candidates only.
+- **Codes.** A play's code (the key of its weight) is the play itself, ``(word, tiles)``: the
+  same play from different positions shares one weight, which is what lets a good ending
+  learned in one playout be found again after different openings. ``code="tiles"`` (the tiles
+  removed, whatever the word) and ``code="word"`` are coarser alternatives.
+- **Schedule.** A playout is 8 to 16 turns and each new position costs up to a few
+  milliseconds, so a search of level 2 with 100 iterations (10,000 playouts) would not fit a
+  typical budget. The strategy runs searches of level :attr:`NrpaParams.level` with a fresh
+  policy, one after the other, until the budget is spent (restarts also guard against a
+  policy that converged too early). Every finished playout is offered to the context, so the
+  best game so far is always kept (anytime).
+
+The first game offered is the greedy one, so the result is never worse than ``greedy``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .base import Line, PlaySet, SearchContext, Strategy, StrategyParams
+
+#: Positions whose candidates are kept (see :meth:`_Search.candidates`); past this the memo is
+#: emptied, which costs only time: the candidates of a position never change.
+CANDIDATE_MEMO = 50_000
+
+#: How hard each awkward letter is to place in a word (few words use it), in units of
+#: :attr:`NrpaParams.hard`.
+HARD_LETTERS: dict[str, float] = {
+    "Q": 3.0, "J": 2.0, "X": 2.0, "Z": 2.0, "V": 1.0, "K": 1.0, "W": 1.0,
+}  # fmt: skip
+
+#: How a play's code (the key of its weight in the policy) is made from ``(word_id, tiles)``.
+CODES = ("play", "tiles", "word")
+
+
+@dataclass
+class NrpaParams(StrategyParams):
+    """Parameters of :class:`NrpaStrategy`.
+
+    :ivar level: the nesting level of each search (1: ``iterations`` playouts).
+    :ivar iterations: searches of the level below run by each search of a level.
+    :ivar alpha: the learning rate of the policy adaptation.
+    :ivar temperature: the bias of a play is ``score / temperature``: lower plays closer to
+        greedy, higher explores more.
+    :ivar window: plays whose bias is more than ``window`` below the best play's are left out
+        (their untrained probability is below ``exp(-window)`` times the best's).
+    :ivar width: at most this many candidates (the best by tally).
+    :ivar code: what the weights are learned for: ``play`` (word and tiles), ``tiles`` or
+        ``word``.
+    """
+
+    level: int = 1
+    iterations: int = 50
+    alpha: float = 1.0
+    temperature: float = 5.0
+    window: float = 8.0
+    width: int = 1000
+    hard: float = 0.0
+    code: str = "play"
+
+    def __post_init__(self) -> None:
+        if self.level < 1:
+            raise ValueError(f"level must be >= 1, not {self.level}")
+        if self.iterations < 1:
+            raise ValueError(f"iterations must be >= 1, not {self.iterations}")
+        if self.alpha <= 0:
+            raise ValueError(f"alpha must be > 0, not {self.alpha}")
+        if self.temperature <= 0:
+            raise ValueError(f"temperature must be > 0, not {self.temperature}")
+        if self.window < 0:
+            raise ValueError(f"window must be >= 0, not {self.window}")
+        if self.width < 1:
+            raise ValueError(f"width must be >= 1, not {self.width}")
+        if self.code not in CODES:
+            raise ValueError(f"code must be one of {', '.join(CODES)}, not {self.code!r}")
+
+
+class _Stopped(Exception):
+    """The budget ran out in the middle of a search."""
+
+
+#: The candidates of a position: their plays ``(word_id, tiles, score)``, codes and biases.
+_Candidates = tuple[list[tuple[int, int, int]], list[object], list[float]]
+
+#: One turn of a playout, kept for adapting the policy to the game it belongs to: the
+#: candidates' codes, their biases, and the index of the play chosen.
+_Turn = tuple[list[object], list[float], int]
+
+
+@dataclass
+class _Playout:
+    """A finished game: its final score, its line and its turns (see :data:`_Turn`)."""
+
+    score: int
+    line: Line
+    turns: list[_Turn]
+
+
+class _Search:
+    """The state of one NRPA run on one game: the parameters, the context, the codes."""
+
+    def __init__(self, context: SearchContext, params: NrpaParams) -> None:
+        self.context = context
+        self.params = params
+        self.playouts = 0
+        self._memo: dict[int, tuple[PlaySet, _Candidates]] = {}
+        layout = context.game.layout
+        #: The squares of hard letters, with their bias in points.
+        self.hard_squares = [
+            (sq, params.hard * HARD_LETTERS[letter])
+            for sq, letter in layout.tiles()
+            if letter in HARD_LETTERS and params.hard
+        ]
+
+    def candidates(self, mask: int, plays: PlaySet) -> _Candidates:
+        """The candidates among ``plays``, the legal plays from ``mask``."""
+        # Playouts come back to the same positions again and again. The game returns the same
+        # PlaySet object for a position as long as it stays in its cache and no played word
+        # has to be filtered out, so an identical object means identical candidates.
+        memo = self._memo.get(mask)
+        if memo is not None and memo[0] is plays:
+            return memo[1]
+        params = self.params
+        values = plays.scores.astype(np.float64)
+        hard = [(sq, weight) for sq, weight in self.hard_squares if mask >> sq & 1]
+        if hard:
+            for sq, weight in hard:
+                values += weight * ((plays.tiles >> sq) & 1)
+            # Stable, so that ties keep the plays' own order (tally, word id, tiles).
+            order = np.argsort(-values, kind="stable")[: params.width]
+        else:
+            order = np.arange(min(len(plays), params.width))
+        values = values[order]
+        best = float(values[0])
+        order = order[values >= best - params.window * params.temperature]
+        inverse = 1.0 / params.temperature
+        biases = [(value - best) * inverse for value in values[: len(order)].tolist()]
+        words = plays.word_ids[order].tolist()
+        tiles = plays.tiles[order].tolist()
+        moves = list(zip(words, tiles, plays.scores[order].tolist(), strict=True))
+        codes: list[object]
+        if params.code == "play":
+            codes = list(zip(words, tiles, strict=True))
+        elif params.code == "tiles":
+            codes = tiles
+        else:
+            codes = words
+        candidates = (moves, codes, biases)
+        if len(self._memo) >= CANDIDATE_MEMO:
+            self._memo.clear()
+        self._memo[mask] = (plays, candidates)
+        return candidates
+
+    def playout(self, policy: dict[object, float]) -> _Playout:
+        """Play one game to its end with the policy; offer it to the context.
+
+        :raises _Stopped: when the budget runs out first.
+        """
+        context = self.context
+        rng = context.rng
+        line = context.start_line()
+        turns: list[_Turn] = []
+        while True:
+            if context.stopped:
+                raise _Stopped
+            plays = context.plays(line)
+            if len(plays) == 0:
+                break
+            moves, codes, biases = self.candidates(line.mask, plays)
+            count = len(moves)
+            if count == 1:
+                chosen = 0
+            else:
+                get = policy.get
+                logits = [bias + get(code, 0.0) for code, bias in zip(codes, biases, strict=True)]
+                top = max(logits)
+                odds = [math.exp(logit - top) for logit in logits]
+                # Gibbs sampling: walk the cumulative odds to a uniform point of their total.
+                point = rng.random() * sum(odds)
+                chosen = count - 1
+                total = 0.0
+                for index, weight in enumerate(odds):
+                    total += weight
+                    if point < total:
+                        chosen = index
+                        break
+            turns.append((codes, biases, chosen))
+            line = line.then(*moves[chosen])
+        self.playouts += 1
+        context.offer(line)
+        return _Playout(context.game.final_score(line), line, turns)
+
+    def adapt(self, policy: dict[object, float], turns: list[_Turn]) -> None:
+        """Move ``policy`` (in place) towards the game of ``turns``: the chosen play of each turn
+        gains ``alpha``, each candidate loses ``alpha`` times its probability under the policy
+        as it was before this adaptation (so all changes are computed first)."""
+        alpha = self.params.alpha
+        get = policy.get
+        changes: list[tuple[object, float]] = []
+        for codes, biases, chosen in turns:
+            if len(codes) == 1:
+                # The only candidate gains alpha and loses alpha: no change.
+                continue
+            logits = [bias + get(code, 0.0) for code, bias in zip(codes, biases, strict=True)]
+            top = max(logits)
+            odds = [math.exp(logit - top) for logit in logits]
+            scale = alpha / sum(odds)
+            changes.extend(
+                (code, -weight * scale) for code, weight in zip(codes, odds, strict=True)
+            )
+            changes.append((codes[chosen], alpha))
+        for code, change in changes:
+            policy[code] = get(code, 0.0) + change
+
+    def level(self, level: int, policy: dict[object, float]) -> _Playout:
+        """A search of ``level`` from (a copy of) ``policy``: the best game it found."""
+        if level == 0:
+            return self.playout(policy)
+        policy = dict(policy)
+        best: _Playout | None = None
+        for _ in range(self.params.iterations):
+            found = self.level(level - 1, policy)
+            # Ties go to the newer game, as in Rosin's NRPA: it moves the policy along.
+            if best is None or found.score >= best.score:
+                best = found
+            self.adapt(policy, best.turns)
+        assert best is not None
+        return best
+
+
+class NrpaStrategy(Strategy):
+    """Nested Rollout Policy Adaptation with a tally bias, restarted until the budget ends."""
+
+    name = "nrpa"
+    summary = "nested rollout policy adaptation, biased by the tally, restarted (anytime)"
+    Params = NrpaParams
+
+    def run(self, context: SearchContext) -> None:
+        params = self.params
+        assert isinstance(params, NrpaParams)
+        # The greedy game first: a floor for the result, and its positions are the likeliest
+        # of the first playouts, so generating them is not wasted.
+        context.offer(context.complete_greedily(context.start_line()))
+        search = _Search(context, params)
+        searches = 0
+        try:
+            while True:
+                searches += 1
+                search.level(params.level, {})
+        except _Stopped:
+            pass
+        context.extra.update({"playouts": search.playouts, "searches": searches})
