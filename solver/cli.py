@@ -448,7 +448,8 @@ def solve(
     rate = outcome.states / outcome.seconds if outcome.seconds > 0 else 0.0
     params = ", ".join(f"{k}={v}" for k, v in strategy.params.to_dict().items())
     click.echo(
-        f"Search: {strategy.name}{f' ({params})' if params else ''}, K={max_moves}, "
+        f"Search: {strategy.name}{f' ({params})' if params else ''}"
+        f"{f' chose {chosen}' if (chosen := outcome.extra.get('chosen')) else ''}, K={max_moves}, "
         f"{outcome.seconds:.2f} s, {outcome.states:,} states ({rate:,.0f}/s), "
         f"stopped: {outcome.stop_reason}"
     )
