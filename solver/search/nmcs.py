@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass
 
 from .base import Line, SearchContext, Strategy, StrategyParams
+from .nrpa import PlayPrior, sample
 
 
 @dataclass
@@ -25,25 +26,34 @@ class NmcsParams(StrategyParams):
     """Parameters of :class:`NmcsStrategy`.
 
     :ivar level: the nesting level of each search (1: a playout after each candidate).
-    :ivar width: the candidates of a turn: its ``width`` best plays by tally.
+    :ivar width: the candidates of a turn: its ``width`` best plays by value.
     :ivar temperature: playouts draw a play with probability proportional to
-        ``exp(score / temperature)``; 0 plays greedily.
-    :ivar window: playouts leave out plays whose ``score / temperature`` is more than
-        ``window`` below the best play's.
+        ``exp(value / temperature)``; 0 plays the best value.
+    :ivar window: playouts leave out plays whose value is more than ``window × temperature``
+        below the best play's.
+    :ivar playout_width: playouts draw from at most this many plays.
+    :ivar hard: the value of a play is its tally plus ``hard`` points per unit of difficulty
+        of the hard letters it takes (see :data:`solver.search.nrpa.HARD_LETTERS`).
     """
 
     level: int = 1
     width: int = 10
     temperature: float = 3.0
     window: float = 6.0
+    playout_width: int = 1000
+    hard: float = 0.0
 
     def __post_init__(self) -> None:
         if self.level < 1:
             raise ValueError(f"level must be >= 1, not {self.level}")
         if self.width < 1:
             raise ValueError(f"width must be >= 1, not {self.width}")
+        if self.playout_width < 1:
+            raise ValueError(f"playout_width must be >= 1, not {self.playout_width}")
         if self.temperature < 0:
             raise ValueError(f"temperature must be >= 0, not {self.temperature}")
+        if self.window < 0:
+            raise ValueError(f"window must be >= 0, not {self.window}")
 
 
 class _Stopped(Exception):
@@ -54,40 +64,37 @@ class _Search:
     def __init__(self, context: SearchContext, params: NmcsParams) -> None:
         self.context = context
         self.params = params
-        self.width = params.width
+        layout = context.game.layout
+        temperature = params.temperature or 1.0
+        self.branches = PlayPrior(layout, params.width, temperature, math.inf, params.hard)
+        self.playout_prior = PlayPrior(
+            layout, params.playout_width, temperature, params.window, params.hard
+        )
+        self.playouts = 0
+
+    def widen(self) -> None:
+        """Double the candidates of a turn."""
+        old = self.branches
+        self.branches = PlayPrior(
+            self.context.game.layout, old.width * 2, old.temperature, math.inf, self.params.hard
+        )
 
     def playout(self, line: Line) -> Line:
+        """``line`` played to its end by the prior; offered to the context."""
         context = self.context
-        params = self.params
         rng = context.rng
+        greedy = self.params.temperature == 0
         while True:
             if context.stopped:
                 raise _Stopped
             plays = context.plays(line)
             if len(plays) == 0:
                 break
-            chosen = 0
-            if params.temperature > 0:
-                scores = plays.scores
-                best = int(scores[0])
-                cut = best - params.window * params.temperature
-                odds = []
-                for score in scores.tolist():
-                    if score < cut:
-                        break
-                    odds.append(math.exp((score - best) / params.temperature))
-                point = rng.random() * sum(odds)
-                chosen = len(odds) - 1
-                total = 0.0
-                for index, weight in enumerate(odds):
-                    total += weight
-                    if point < total:
-                        chosen = index
-                        break
-            line = line.then(
-                int(plays.word_ids[chosen]), int(plays.tiles[chosen]), int(plays.scores[chosen])
-            )
-        self.context.offer(line)
+            moves, _, biases = self.playout_prior.candidates(line.mask, plays)
+            chosen = 0 if greedy or len(moves) == 1 else sample(rng, biases)
+            line = line.then(*moves[chosen])
+        self.playouts += 1
+        context.offer(line)
         return line
 
     def nested(self, line: Line, level: int) -> Line:
@@ -100,19 +107,16 @@ class _Search:
             if context.stopped:
                 raise _Stopped
             plays = context.plays(line)
-            count = min(len(plays), self.width)
-            if count == 0:
+            if len(plays) == 0:
                 break
-            for index in range(count):
-                child = line.then(
-                    int(plays.word_ids[index]), int(plays.tiles[index]), int(plays.scores[index])
-                )
+            for move in self.branches.candidates(line.mask, plays).moves:
+                child = line.then(*move)
                 found = self.playout(child) if level == 1 else self.nested(child, level - 1)
                 score = game.final_score(found)
                 if best is None or score > best_score:
                     best, best_score = found, score
             assert best is not None
-            # Follow the best game one turn further.
+            # Follow the best game one turn further: this line is always a prefix of it.
             line = line.then(*best.plays[line.rounds])
         return best if best is not None else line
 
@@ -127,10 +131,14 @@ class NmcsStrategy(Strategy):
         assert isinstance(params, NmcsParams)
         context.offer(context.complete_greedily(context.start_line()))
         search = _Search(context, params)
+        searches = 0
         try:
             while True:
+                searches += 1
                 search.nested(context.start_line(), params.level)
                 if params.temperature == 0:
-                    search.width *= 2
+                    # Greedy playouts would repeat the last search exactly: widen instead.
+                    search.widen()
         except _Stopped:
-            return
+            pass
+        context.extra.update({"playouts": search.playouts, "searches": searches})

@@ -33,12 +33,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from random import Random
+from typing import NamedTuple
 
 import numpy as np
 
+from ..board import Layout
 from .base import Line, PlaySet, SearchContext, Strategy, StrategyParams
 
-#: Positions whose candidates are kept (see :meth:`_Search.candidates`); past this the memo is
+#: Positions whose candidates are kept (see :meth:`PlayPrior.candidates`); past this the memo is
 #: emptied, which costs only time: the candidates of a position never change.
 CANDIDATE_MEMO = 50_000
 
@@ -98,8 +101,102 @@ class _Stopped(Exception):
     """The budget ran out in the middle of a search."""
 
 
-#: The candidates of a position: their plays ``(word_id, tiles, score)``, codes and biases.
-_Candidates = tuple[list[tuple[int, int, int]], list[object], list[float]]
+class Candidates(NamedTuple):
+    """The candidates of a position, best first: their plays, codes and biases."""
+
+    #: The plays ``(word_id, tiles, score)``.
+    moves: list[tuple[int, int, int]]
+    #: The keys of their weights in a policy (see :data:`CODES`).
+    codes: list[object]
+    #: Their biases, ``(value - best value) / temperature``: 0 for the best, below 0 for the
+    #: others.
+    biases: list[float]
+
+
+class PlayPrior:
+    """What a playout knows before it learns anything: which plays of a position are candidates,
+    and their biases. Shared by ``nrpa`` and ``nmcs``.
+
+    The *value* of a play is its tally plus ``hard`` times the difficulty of the hard letters it
+    takes (:data:`HARD_LETTERS`). The candidates are the ``width`` best plays by value, down to
+    ``window × temperature`` points below the best; a candidate's bias is its value minus the
+    best value, over ``temperature``.
+    """
+
+    def __init__(
+        self,
+        layout: Layout,
+        width: int,
+        temperature: float,
+        window: float,
+        hard: float,
+        code: str = "play",
+    ) -> None:
+        self.width = width
+        self.temperature = temperature
+        self.window = window
+        self.code = code
+        #: The squares dealt a hard letter, with that letter's bias in points.
+        self.hard_squares = [
+            (sq, hard * HARD_LETTERS[letter])
+            for sq, letter in layout.tiles()
+            if letter in HARD_LETTERS and hard
+        ]
+        self._memo: dict[int, tuple[PlaySet, Candidates]] = {}
+
+    def candidates(self, mask: int, plays: PlaySet) -> Candidates:
+        """The candidates among ``plays``, the legal plays from the position ``mask``."""
+        # Playouts come back to the same positions again and again. The game returns the same
+        # PlaySet object for a position as long as it stays in its cache and no played word
+        # has to be filtered out, so an identical object means identical candidates.
+        memo = self._memo.get(mask)
+        if memo is not None and memo[0] is plays:
+            return memo[1]
+        values = plays.scores.astype(np.float64)
+        hard = [(sq, bias) for sq, bias in self.hard_squares if mask >> sq & 1]
+        if hard:
+            for sq, bias in hard:
+                values += bias * ((plays.tiles >> sq) & 1)
+            # Stable, so that ties keep the plays' own order (tally, word id, tiles).
+            order = np.argsort(-values, kind="stable")[: self.width]
+        else:
+            order = np.arange(min(len(plays), self.width))
+        values = values[order]
+        best = float(values[0])
+        order = order[values >= best - self.window * self.temperature]
+        inverse = 1.0 / self.temperature
+        biases = [(value - best) * inverse for value in values[: len(order)].tolist()]
+        words = plays.word_ids[order].tolist()
+        tiles = plays.tiles[order].tolist()
+        moves = list(zip(words, tiles, plays.scores[order].tolist(), strict=True))
+        codes: list[object]
+        if self.code == "play":
+            codes = list(zip(words, tiles, strict=True))
+        elif self.code == "tiles":
+            codes = tiles
+        else:
+            codes = words
+        candidates = Candidates(moves, codes, biases)
+        if len(self._memo) >= CANDIDATE_MEMO:
+            self._memo.clear()
+        self._memo[mask] = (plays, candidates)
+        return candidates
+
+
+def sample(rng: Random, logits: list[float]) -> int:
+    """The index of a logit drawn with probability proportional to ``exp(logit)`` (Gibbs
+    sampling), with one ``rng.random()``."""
+    top = max(logits)
+    odds = [math.exp(logit - top) for logit in logits]
+    # Walk the cumulative odds to a uniform point of their total.
+    point = rng.random() * sum(odds)
+    total = 0.0
+    for index, weight in enumerate(odds):
+        total += weight
+        if point < total:
+            return index
+    return len(odds) - 1  # only if rounding left the point at the very end
+
 
 #: One turn of a playout, kept for adapting the policy to the game it belongs to: the
 #: candidates' codes, their biases, and the index of the play chosen.
@@ -116,59 +213,20 @@ class _Playout:
 
 
 class _Search:
-    """The state of one NRPA run on one game: the parameters, the context, the codes."""
+    """One NRPA run on one game: the parameters, the context, the prior."""
 
     def __init__(self, context: SearchContext, params: NrpaParams) -> None:
         self.context = context
         self.params = params
+        self.prior = PlayPrior(
+            context.game.layout,
+            params.width,
+            params.temperature,
+            params.window,
+            params.hard,
+            params.code,
+        )
         self.playouts = 0
-        self._memo: dict[int, tuple[PlaySet, _Candidates]] = {}
-        layout = context.game.layout
-        #: The squares of hard letters, with their bias in points.
-        self.hard_squares = [
-            (sq, params.hard * HARD_LETTERS[letter])
-            for sq, letter in layout.tiles()
-            if letter in HARD_LETTERS and params.hard
-        ]
-
-    def candidates(self, mask: int, plays: PlaySet) -> _Candidates:
-        """The candidates among ``plays``, the legal plays from ``mask``."""
-        # Playouts come back to the same positions again and again. The game returns the same
-        # PlaySet object for a position as long as it stays in its cache and no played word
-        # has to be filtered out, so an identical object means identical candidates.
-        memo = self._memo.get(mask)
-        if memo is not None and memo[0] is plays:
-            return memo[1]
-        params = self.params
-        values = plays.scores.astype(np.float64)
-        hard = [(sq, weight) for sq, weight in self.hard_squares if mask >> sq & 1]
-        if hard:
-            for sq, weight in hard:
-                values += weight * ((plays.tiles >> sq) & 1)
-            # Stable, so that ties keep the plays' own order (tally, word id, tiles).
-            order = np.argsort(-values, kind="stable")[: params.width]
-        else:
-            order = np.arange(min(len(plays), params.width))
-        values = values[order]
-        best = float(values[0])
-        order = order[values >= best - params.window * params.temperature]
-        inverse = 1.0 / params.temperature
-        biases = [(value - best) * inverse for value in values[: len(order)].tolist()]
-        words = plays.word_ids[order].tolist()
-        tiles = plays.tiles[order].tolist()
-        moves = list(zip(words, tiles, plays.scores[order].tolist(), strict=True))
-        codes: list[object]
-        if params.code == "play":
-            codes = list(zip(words, tiles, strict=True))
-        elif params.code == "tiles":
-            codes = tiles
-        else:
-            codes = words
-        candidates = (moves, codes, biases)
-        if len(self._memo) >= CANDIDATE_MEMO:
-            self._memo.clear()
-        self._memo[mask] = (plays, candidates)
-        return candidates
 
     def playout(self, policy: dict[object, float]) -> _Playout:
         """Play one game to its end with the policy; offer it to the context.
@@ -185,24 +243,14 @@ class _Search:
             plays = context.plays(line)
             if len(plays) == 0:
                 break
-            moves, codes, biases = self.candidates(line.mask, plays)
-            count = len(moves)
-            if count == 1:
+            moves, codes, biases = self.prior.candidates(line.mask, plays)
+            if len(moves) == 1:
                 chosen = 0
             else:
                 get = policy.get
-                logits = [bias + get(code, 0.0) for code, bias in zip(codes, biases, strict=True)]
-                top = max(logits)
-                odds = [math.exp(logit - top) for logit in logits]
-                # Gibbs sampling: walk the cumulative odds to a uniform point of their total.
-                point = rng.random() * sum(odds)
-                chosen = count - 1
-                total = 0.0
-                for index, weight in enumerate(odds):
-                    total += weight
-                    if point < total:
-                        chosen = index
-                        break
+                chosen = sample(
+                    rng, [bias + get(code, 0.0) for code, bias in zip(codes, biases, strict=True)]
+                )
             turns.append((codes, biases, chosen))
             line = line.then(*moves[chosen])
         self.playouts += 1
