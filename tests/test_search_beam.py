@@ -59,14 +59,18 @@ def test_beam_records_pass_the_referee_and_beat_greedy(scowl, seed):
     assert beam.record.search["strategy"] == "beam"
     assert beam.record.search["params"]["width"] == BeamStrategy.Params().width
     greedy = solve(deal(seed), "greedy", time_limit=None, max_states=300)
-    assert beam.score >= greedy.score
+    # Never below greedy by construction (the greedy game is offered first); strictly above
+    # on these deals, even at this small budget.
+    assert beam.score > greedy.score
 
 
 def test_beam_clears_a_small_custom_layout(scowl):
-    solution = solve(Layout.from_line(SMALL), _beam(), time_limit=None, max_states=200)
+    solution = solve(Layout.from_line(SMALL), _beam(), time_limit=30)
     assert check_record(solution.record, scowl).ok
     result = solution.record.result
     assert result.cleared and result.bonus == clear_bonus(result.rounds)
+    # The board is small enough for a beam to see every position: the search ends by itself.
+    assert solution.outcome.stop_reason == "finished" and solution.outcome.seconds < 10
 
 
 def test_same_seed_and_state_budget_give_the_same_record(scowl):
@@ -101,12 +105,13 @@ def test_the_time_limit_holds(scowl):
 
 
 def test_a_board_without_plays_is_a_finished_game(scowl):
-    solution = solve(_layout("QQXZ"), _beam(), time_limit=None, max_states=50)
+    solution = solve(_layout("QQXZ"), _beam(), time_limit=30)
     assert solution.record.turns == () and solution.score == -16
+    assert solution.outcome.stop_reason == "finished"
 
 
 def test_params_are_checked():
-    for bad in ({"width": 0}, {"branch": 0}, {"finish": 0}, {"max_width": -1}):
+    for bad in ({"width": 0}, {"branch": 0}, {"late": 0}, {"finish": 0}, {"max_width": -1}):
         with pytest.raises(ValueError):
             BeamStrategy.Params(**bad)
     assert BeamStrategy.Params(points_weight=1.5).weights.points_weight == 1.5
@@ -162,16 +167,6 @@ def test_the_reachable_bonus_grows_as_the_board_empties():
     assert f["bonus"].tolist() == [160, 150]
     evaluator = Evaluator(layout)
     assert evaluator.evaluate(np.array([0], dtype=np.int64), 7).tolist() == [clear_bonus(7)]
-
-
-def test_urgency_makes_hard_letters_cost_more_late():
-    layout = _layout("QBBBBBBBBB")
-    evaluator = Evaluator(layout, _only(hard_weight=1, urgency=2.0))
-    all_tiles, q_and_b = _mask(layout, "QBBBBBBBBB"), _mask(layout, "QB")
-    early, late = -evaluator.evaluate(np.array([all_tiles, q_and_b], dtype=np.int64), 1)
-    q_cost = HARD_LETTERS["Q"] + Q_WITHOUT_U
-    assert early == pytest.approx(q_cost)
-    assert late == pytest.approx(q_cost * (1 + 2.0 * 8 / 10))
 
 
 def test_evaluate_line_matches_the_evaluator(scowl):
