@@ -32,6 +32,7 @@ The first game offered is the greedy one, so the result is never worse than ``gr
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass
 from random import Random
 from typing import NamedTuple
@@ -43,7 +44,7 @@ from .base import Line, PlaySet, SearchContext, Strategy, StrategyParams
 
 #: Positions whose candidates are kept (see :meth:`PlayPrior.candidates`); past this the memo is
 #: emptied, which costs only time: the candidates of a position never change.
-CANDIDATE_MEMO = 50_000
+CANDIDATE_MEMO = 20_000
 
 #: How hard each awkward letter is to place in a word (few words use it), in units of
 #: :attr:`NrpaParams.hard`.
@@ -142,15 +143,16 @@ class PlayPrior:
             for sq, letter in layout.tiles()
             if letter in HARD_LETTERS and hard
         ]
-        self._memo: dict[int, tuple[PlaySet, Candidates]] = {}
+        self._memo: dict[int, tuple[weakref.ref[PlaySet], Candidates]] = {}
 
     def candidates(self, mask: int, plays: PlaySet) -> Candidates:
         """The candidates among ``plays``, the legal plays from the position ``mask``."""
         # Playouts come back to the same positions again and again. The game returns the same
         # PlaySet object for a position as long as it stays in its cache and no played word
         # has to be filtered out, so an identical object means identical candidates.
+        # The memo holds the PlaySet weakly: it must not keep alive what the game's cache evicts.
         memo = self._memo.get(mask)
-        if memo is not None and memo[0] is plays:
+        if memo is not None and memo[0]() is plays:
             return memo[1]
         values = plays.scores.astype(np.float64)
         hard = [(sq, bias) for sq, bias in self.hard_squares if mask >> sq & 1]
@@ -179,7 +181,7 @@ class PlayPrior:
         candidates = Candidates(moves, codes, biases)
         if len(self._memo) >= CANDIDATE_MEMO:
             self._memo.clear()
-        self._memo[mask] = (plays, candidates)
+        self._memo[mask] = (weakref.ref(plays), candidates)
         return candidates
 
 
