@@ -23,6 +23,7 @@ from .rules import Rules, RulesError, tally
 from .squares import square_name
 
 if TYPE_CHECKING:
+    from .board import Position
     from .dictionary import Dictionary
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -269,6 +270,40 @@ def check(record_path: str, dict_path: str | None) -> None:
     )
 
 
+def _position_of(
+    board_spec: str | None,
+    record_path: str | None,
+    random_seed: int | None,
+    dictionary: Dictionary,
+    options: dict[str, Any],
+    usage: str = "give a BOARD, or --after RECORD",
+) -> tuple[Position, Rules]:
+    """The position a command starts from (a BOARD, a --random deal or the end of an --after
+    RECORD, exactly one of them) and its rules (the record's, overridden by the options).
+
+    :param usage: the error when not exactly one was given.
+    """
+    from .board import Position
+    from .referee import check_record
+
+    given = (board_spec is not None, random_seed is not None)
+    if record_path is not None:
+        if random_seed is not None:
+            raise click.UsageError("give --after RECORD or --random SEED, not both")
+        record = Record.load(record_path)
+        if board_spec is not None and read_board(board_spec) != record.board:
+            raise click.UsageError(f"BOARD is not the board of {record_path}")
+        verdict = check_record(record, dictionary)
+        if verdict.fault is not None and verdict.fault.turn is not None:
+            raise click.ClickException(f"{record_path}: {verdict.fault}")
+        assert verdict.position is not None
+        return verdict.position, rules_from_options(options, record.rules)
+    if sum(given) != 1:
+        raise click.UsageError(usage)
+    layout = read_board(board_spec) if board_spec is not None else deal(random_seed or 0)
+    return Position.start(layout), rules_from_options(options)
+
+
 @cli.command()
 @click.argument("board_spec", metavar="[BOARD]", required=False)
 @click.option(
@@ -304,26 +339,10 @@ def plays(
     """
     import json
 
-    from .board import Position
     from .movegen import generate_plays
-    from .referee import check_record
 
     dictionary = load_words(dict_path)
-    if record_path is not None:
-        record = Record.load(record_path)
-        if board_spec is not None and read_board(board_spec) != record.board:
-            raise click.UsageError(f"BOARD is not the board of {record_path}")
-        verdict = check_record(record, dictionary)
-        if verdict.fault is not None and verdict.fault.turn is not None:
-            raise click.ClickException(f"{record_path}: {verdict.fault}")
-        assert verdict.position is not None
-        position = verdict.position
-        rules = rules_from_options(options, record.rules)
-    elif board_spec is not None:
-        position = Position.start(read_board(board_spec))
-        rules = rules_from_options(options)
-    else:
-        raise click.UsageError("give a BOARD, or --after RECORD")
+    position, rules = _position_of(board_spec, record_path, None, dictionary, options)
     found = generate_plays(
         position.layout, position.remaining_mask, dictionary, rules, max_moves, position.played
     )
@@ -350,6 +369,86 @@ def plays(
         )
         path = " ".join(square_name(sq) for sq in play.path)
         click.echo(f"{rank:>4}  {play.score:>5}  {play.word:<{width}}  {moves or '-':<20}  {path}")
+
+
+@cli.command()
+@click.argument("board_spec", metavar="[BOARD]", required=False)
+@click.option(
+    "--random",
+    "random_seed",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Bound the standard deal of this seed (the board of `letterchess generate --seed`).",
+)
+@click.option(
+    "--after",
+    "record_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Bound the rest of this game record: its points so far plus what can follow.",
+)
+@max_moves_option
+@click.option(
+    "--unrestricted",
+    is_flag=True,
+    help="Bound the game under the rules themselves (any moves), from the letters alone.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the bound as a JSON object.")
+@rule_options
+@dict_option
+def bound(
+    board_spec: str | None,
+    random_seed: int | None,
+    record_path: str | None,
+    max_moves: int,
+    unrestricted: bool,
+    as_json: bool,
+    dict_path: str | None,
+    **options: Any,
+) -> None:
+    """Print an upper bound on the final score of a deal: no game can score more.
+
+    By default the bound is for the standard class of plays with at most K moves a turn (the
+    plays `solve` searches); --unrestricted bounds every game the rules allow, looking at the
+    letters only. How it is computed, and why it holds: README, Upper bounds.
+    """
+    import json
+
+    from .search.bound import board_bound
+
+    dictionary = load_words(dict_path)
+    position, rules = _position_of(
+        board_spec,
+        record_path,
+        random_seed,
+        dictionary,
+        options,
+        usage="give one of a BOARD, --random SEED or --after RECORD",
+    )
+    played = sorted(position.played)
+    # Words are never played twice, so the set's tallies are the points the game won.
+    points_so_far = sum(tally(word) for word in played)
+    result = board_bound(
+        position.layout,
+        dictionary,
+        rules,
+        None if unrestricted else max_moves,
+        position.remaining_mask,
+        played,
+        points_so_far,
+    )
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+        return
+    click.echo(f"Upper bound: {result.score} ({result.describe()}; {rules.describe()} rules)")
+    if record_path is not None:
+        click.echo(f"  points so far        {points_so_far:>5}")
+    cleared = "impossible" if result.if_cleared is None else f"{result.if_cleared:>5}"
+    click.echo(f"  to come if cleared   {cleared}")
+    click.echo(f"  to come otherwise    {result.if_not_cleared:>5}")
+    click.echo(
+        f"  candidate words      {result.candidates:>5,} (longest: {result.longest} letters)"
+    )
 
 
 @cli.command()

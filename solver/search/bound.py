@@ -66,14 +66,17 @@ gives a tighter bound, at the cost of a dictionary pass.)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 from numba import njit
 
+from ..board import Layout
 from ..dictionary import _FIRST_SHIFT, _MASK_BITS, _WORD_BIT, ROOT, Dictionary, _popcount
-from ..rules import CLEAR_BONUS_BASE, CLEAR_BONUS_PER_ROUND, VOWELS
+from ..rules import CLEAR_BONUS_BASE, CLEAR_BONUS_PER_ROUND, VOWELS, Rules, clear_bonus
 
 #: Letter codes (A = 0) of the vowels.
 VOWEL_CODES = np.array(sorted(ord(v) - ord("A") for v in VOWELS), dtype=np.int64)
@@ -303,6 +306,8 @@ class BoundTables:
         self.vowels = vowels[order]
         self.masks = masks[order]
         self.counts = counts[order]
+        #: Word id at each position of the sorted arrays.
+        self.word_ids = order
         #: Position in the sorted arrays of each word id.
         self.position = np.empty(len(order), dtype=np.int64)
         self.position[order] = np.arange(len(order))
@@ -389,3 +394,171 @@ def upper_bound(
     profile = BoundTables.of(dictionary).profile(counts, min_word_length, excluded)
     vowels = int(counts[VOWEL_CODES].sum())
     return int(profile.future(vowels, len(letters) - vowels, rounds))
+
+
+# --- The bound of a position on the board: formable words and a linear programme -----------
+
+
+@dataclass(frozen=True)
+class BoardBound:
+    """An admissible upper bound on the final score of a game from a position, as computed by
+    :func:`board_bound` (see there for what it assumes and why it holds).
+
+    :ivar score: the bound on the final score: the word points already won plus ``future``.
+    :ivar future: the bound on the points still to gain (word points, plus the clear bonus or
+        minus the leftover penalty).
+    :ivar max_moves: the move limit ``K`` of the standard class the bound is for, or ``None``
+        for the unrestricted rules (any moves: then only the letters count).
+    :ivar candidates: the words that could still be played (they fit the letters left, were not
+        played, and, with ``K``, are formable on the board).
+    :ivar longest: the longest candidate's length (0 if none).
+    :ivar if_cleared: the bound on ``future`` over the games that clear the board, or ``None``
+        if none can (some letter is in no candidate, or the letters split into no candidates).
+    :ivar if_not_cleared: the bound on ``future`` over the games that do not clear it.
+    """
+
+    score: int
+    future: int
+    max_moves: int | None
+    candidates: int
+    longest: int
+    if_cleared: int | None
+    if_not_cleared: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The bound and its parts, as written by ``letterchess bound --json``."""
+        return {"bound": self.score, "for": self.describe(), **asdict(self)}
+
+    def describe(self) -> str:
+        """What the bound is for, in a few words."""
+        if self.max_moves is None:
+            return "unrestricted rules (letters only)"
+        moves = f"{self.max_moves} move{'s' * (self.max_moves != 1)}"
+        return f"standard class of plays, at most {moves} a turn"
+
+
+def _lp_maximum(values, word_counts, letter_counts, equal: bool) -> float | None:
+    """The maximum of ``values · x`` over ``0 ≤ x ≤ 1`` with ``word_counts.T @ x`` equal to
+    (``equal``) or at most ``letter_counts``; ``None`` if no ``x`` satisfies that."""
+    from scipy.optimize import linprog
+    from scipy.sparse import csr_matrix
+
+    if len(values) == 0:
+        return 0.0 if not equal or not letter_counts.any() else None
+    matrix = csr_matrix(word_counts.T.astype(np.float64))
+    rhs = letter_counts.astype(np.float64)
+    kwargs = {"A_eq": matrix, "b_eq": rhs} if equal else {"A_ub": matrix, "b_ub": rhs}
+    result = linprog(-values.astype(np.float64), bounds=(0, 1), method="highs", **kwargs)
+    if result.status == 2:  # infeasible
+        return None
+    if result.status != 0:
+        raise RuntimeError(f"the bound's linear programme failed: {result.message}")
+    return -float(result.fun)
+
+
+def _floor(value: float) -> int:
+    # The optimum of the integer programme is an integer no larger than the LP's value; the
+    # slack absorbs the solver's rounding (its tolerances are about 1e-7).
+    return math.floor(value + 1e-6)
+
+
+def board_bound(
+    layout: Layout,
+    dictionary: Dictionary,
+    rules: Rules | None = None,
+    max_moves: int | None = 2,
+    remaining: int | None = None,
+    played: Iterable[str] = (),
+    word_points: int = 0,
+) -> BoardBound:
+    """An admissible upper bound on the final score of any game from a position, for the
+    standard class of plays with move limit ``max_moves`` (or, with ``None``, for any plays).
+
+    :param remaining: the tiles still on the board (default: all, the opening position).
+    :param played: the words already played (as many rounds as words).
+    :param word_points: the points the played words won.
+
+    **Candidates.** A word played from now on fits the letters left (counted with
+    multiplicity), has at least ``min_word_length`` letters, was not played before and, for the
+    standard class, is marked by :func:`solver.formable.formable_words`; these are the
+    *candidates*. A letter left on the board that no candidate contains can never be removed.
+
+    **Cleared games.** A game that clears the board plays candidates ``w1 … wk`` whose letters
+    add up to the letters left, exactly, and scores ``Σ tally(wi) + max(0, 200 − 10 (r + k))``
+    from here (``r`` words played so far). While ``r + k ≤ 20`` that is ``200 − 10 r +
+    Σ (tally(wi) − 10)``: a linear function of the 0/1 choice of words, under linear equality
+    constraints (one per letter). The linear programme with ``0 ≤ x ≤ 1`` in place of 0/1 is a
+    relaxation, so its maximum bounds every cleared game (if it has no solution, no game
+    clears). When ``k`` could push past 20 rounds, the bound also takes the programme with the
+    plain tallies and at-most constraints (a cleared game with no bonus scores its tallies).
+
+    **Other games.** They end with letters ``R`` left, ``|R| ≥ max(1, u)`` where ``u`` counts
+    the tiles of letters no candidate contains, and the penalty ``tally(R) = points(R) × |R|``
+    is at least ``max(1, u) × points(R)``; ``points(R)`` is the points of the letters left now
+    minus those of the words played. So the score from here is at most ``Σ (tally(wi) + m ×
+    points(wi)) − m × points(left now)`` with ``m = max(1, u)``: again linear, under at-most
+    constraints per letter, and its relaxation bounds these games.
+
+    The bound is the larger of the two, plus ``word_points``. It never looks at the order of
+    play, so it holds for every line; it is not the optimum because the relaxation lets words
+    share tiles that happen to have the same letter, take fractions of words, and form each
+    word wherever the board allows it, not where the tiles are when it is played.
+    """
+    from ..formable import formable_words
+
+    rules = rules or Rules()
+    if remaining is None:
+        remaining = layout.tile_mask
+    played = [word.upper() for word in played]
+    rounds = len(played)
+    letters = "".join(letter for sq, letter in layout.tiles() if remaining >> sq & 1)
+    if not letters:  # the game is over, the board cleared
+        bonus = clear_bonus(rounds)
+        return BoardBound(word_points + bonus, bonus, max_moves, 0, 0, bonus, bonus)
+    counts = letter_counts(letters)
+    tables = BoundTables.of(dictionary)
+
+    # Candidate words, as positions in the length-sorted tables.
+    allowed = np.ones(len(dictionary), dtype=np.bool_)
+    if max_moves is not None:
+        allowed &= formable_words(layout, remaining, dictionary, rules, max_moves)
+    for word in played:
+        if word in dictionary:
+            allowed[dictionary.word_id(word)] = False
+    stop = int(tables.starts[min(len(letters), _MAX_LENGTH) + 1])
+    start = min(int(tables.starts[min(max(rules.min_word_length, 1), _MAX_LENGTH + 1)]), stop)
+    positions = np.arange(start, stop)
+    positions = positions[allowed[tables.word_ids[start:stop]]]
+    word_counts = tables.counts[positions].astype(np.int64)
+    fits = (word_counts <= counts).all(axis=1)
+    positions, word_counts = positions[fits], word_counts[fits]
+    lengths, vowels = tables.lengths[positions], tables.vowels[positions]
+    tallies = (lengths + vowels) * lengths
+    points = lengths + vowels
+
+    covered = word_counts.sum(axis=0) > 0
+    uncovered_tiles = int(counts[~covered].sum())
+
+    if_cleared = None
+    if uncovered_tiles == 0:
+        best = _lp_maximum(tallies - CLEAR_BONUS_PER_ROUND, word_counts, counts, equal=True)
+        if best is not None:
+            if_cleared = CLEAR_BONUS_BASE - CLEAR_BONUS_PER_ROUND * rounds + _floor(best)
+            most_words = len(letters) // max(rules.min_word_length, 1)
+            if CLEAR_BONUS_PER_ROUND * (rounds + most_words) > CLEAR_BONUS_BASE:
+                plain = _lp_maximum(tallies, word_counts, counts, equal=False)
+                if_cleared = max(if_cleared, _floor(plain))
+    weight = max(1, uncovered_tiles)
+    left_points = len(letters) + int(counts[VOWEL_CODES].sum())
+    best = _lp_maximum(tallies + weight * points, word_counts, counts, equal=False)
+    if_not_cleared = _floor(best - weight * left_points)
+    future = if_not_cleared if if_cleared is None else max(if_cleared, if_not_cleared)
+    return BoardBound(
+        word_points + future,
+        future,
+        max_moves,
+        len(positions),
+        int(lengths.max(initial=0)),
+        if_cleared,
+        if_not_cleared,
+    )

@@ -1,0 +1,183 @@
+"""Which words could ever be played from a position, whatever is played before them.
+
+This is what makes the upper bound of :mod:`solver.search.bound` look at the board: a word
+that fits the letters left may still never be formable, because its letters are nowhere near
+each other. A numba kernel walks the dictionary's trie along paths of the grid, as the move
+generator does, but with a much looser notion of a square's letter, so that it finds every
+word that any later position could play, in one pass from the current one.
+
+Why the relaxation is sound
+---------------------------
+Take a play of the standard class with move limit ``K`` (RULES.md section 10), made at any
+position reached from the current one (tiles ``remaining``) by any plays. Between turns every
+tile still on the board stands on the square it was dealt to (DESIGN.md section 2), and the
+tiles then on the board are some of ``remaining``. The word's path is a path of distinct
+squares, each step to a neighbour (or one straight line, for ``word_shape=line``), and each of
+its squares is either
+
+* *in place*: its own dealt tile, which did not move, so the word's letter there is the letter
+  dealt to that square and the tile is in ``remaining``; or
+* *wild*: filled by a moved tile. At most ``K`` tiles move, each once, from its dealt square:
+  a vowel a knight's jump, a consonant along a row, column or diagonal. So the letter there is
+  the letter of some tile of ``remaining`` dealt a knight's jump (vowel) or a queen line
+  (consonant) away from the square: :func:`reach_letters`.
+
+The kernel explores exactly these paths (at most ``K`` wild squares, any square may be wild,
+its letter any of the square's reach letters) and marks every dictionary word they spell, so
+every word any later position plays within the class is marked. Nothing else is assumed: not
+which squares are empty, not whether a consonant's line is clear, not which tile brings a
+letter (so one tile may stand for two wild letters), hence "could ever".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .board import Layout
+from .dictionary import ROOT, Dictionary, _child, _child_mask, _is_word, _popcount, _word_id_at
+from .movegen import layout_codes
+from .rules import VOWELS, Rules
+from .squares import (
+    KNIGHT_MASKS,
+    NEIGHBOUR_TABLE,
+    NEXT_SQUARE,
+    NUM_SQUARES,
+    QUEEN_MASKS,
+    STEP_DIRECTION,
+    Bitboard,
+)
+
+#: Paths never get longer than the grid has squares.
+_MAX_DEPTH = NUM_SQUARES
+
+
+@njit(cache=True)
+def _formable_words(
+    codes, remaining, nodes, word_ids, line_shape, min_length, max_moves, reach, formable
+):
+    """Mark in ``formable`` (``bool[words]``, by word id) every word of at least
+    ``min_length`` letters spelt along a path of distinct squares with at most ``max_moves``
+    wild squares (any square, a letter of ``reach[square]``), every other square in
+    ``remaining`` and read with its dealt letter ``codes[square]``.
+
+    :returns: how many words were newly marked.
+    """
+    path_square = np.empty(_MAX_DEPTH + 1, dtype=np.int64)
+    path_is_wild = np.zeros(_MAX_DEPTH + 1, dtype=np.bool_)
+    node_at = np.empty(_MAX_DEPTH + 1, dtype=np.int64)
+    squares_left = np.empty(_MAX_DEPTH + 1, dtype=np.int64)
+    wild_square = np.empty(_MAX_DEPTH + 1, dtype=np.int64)
+    wild_letters = np.empty(_MAX_DEPTH + 1, dtype=np.int64)
+    every_square = (np.int64(1) << NUM_SQUARES) - 1
+    node_at[0] = ROOT
+    squares_left[0] = every_square if max_moves > 0 else remaining
+    wild_letters[0] = 0
+    path_mask = np.int64(0)
+    wild_used = 0
+    depth = 0
+    marked = 0
+    while depth >= 0:
+        node = node_at[depth]
+        if wild_letters[depth] != 0:
+            low = wild_letters[depth] & -wild_letters[depth]
+            wild_letters[depth] ^= low
+            letter = _popcount(low - 1)
+            square = wild_square[depth]
+            wild = True
+        elif squares_left[depth] != 0:
+            low = squares_left[depth] & -squares_left[depth]
+            squares_left[depth] ^= low
+            square = _popcount(low - 1)
+            own = codes[square] if remaining >> square & 1 else -1
+            if wild_used < max_moves:
+                # Also try the square filled by a moved tile (in the next iterations); with
+                # its own letter that is the in-place path again, so leave that letter out.
+                wild_square[depth] = square
+                wild_letters[depth] = reach[square] & _child_mask(nodes, node)
+                if own >= 0:
+                    wild_letters[depth] &= ~(np.int64(1) << own)
+            if own < 0:
+                continue
+            letter = own
+            wild = False
+        else:
+            if depth == 0:
+                break
+            path_mask &= ~(np.int64(1) << path_square[depth])
+            if path_is_wild[depth]:
+                wild_used -= 1
+            depth -= 1
+            continue
+
+        child = _child(nodes, node, letter)
+        if child < 0:
+            continue
+        depth += 1
+        path_square[depth] = square
+        path_is_wild[depth] = wild
+        node_at[depth] = child
+        path_mask |= np.int64(1) << square
+        if wild:
+            wild_used += 1
+        wild_letters[depth] = 0
+        if depth >= _MAX_DEPTH:
+            squares_left[depth] = 0
+        elif depth >= 2 and line_shape:
+            direction = STEP_DIRECTION[path_square[depth - 1], square]
+            following = NEXT_SQUARE[square, direction]
+            squares_left[depth] = 0 if following < 0 else (np.int64(1) << following) & ~path_mask
+        else:
+            squares_left[depth] = NEIGHBOUR_TABLE[square] & ~path_mask
+        if depth >= min_length and _is_word(nodes, child):
+            word = _word_id_at(word_ids, child)
+            if not formable[word]:
+                formable[word] = True
+                marked += 1
+    return marked
+
+
+def reach_letters(layout: Layout, remaining: Bitboard) -> np.ndarray:
+    """``int64[63]``: for each square, the 26-bit mask of the letters of the tiles of
+    ``remaining`` that one move from their dealt square can bring there (a knight's jump for a
+    vowel, a queen line on an empty grid for a consonant)."""
+    reach = np.zeros(NUM_SQUARES, dtype=np.int64)
+    for sq, letter in layout.tiles():
+        if remaining >> sq & 1:
+            targets = KNIGHT_MASKS[sq] if letter in VOWELS else QUEEN_MASKS[sq]
+            bit = 1 << (ord(letter) - ord("A"))
+            for target in range(NUM_SQUARES):
+                if targets >> target & 1:
+                    reach[target] |= bit
+    return reach
+
+
+def formable_words(
+    layout: Layout,
+    remaining: Bitboard,
+    dictionary: Dictionary,
+    rules: Rules,
+    max_moves: int,
+) -> np.ndarray:
+    """``bool[words]`` by word id: the words that some position reached from ``(layout,
+    remaining)`` might play in the standard class with move limit ``max_moves``; every word it
+    leaves out can never be played from here (module docstring).
+
+    The letters are not counted: a marked word may need more of a letter than is left.
+    """
+    if max_moves < 0:
+        raise ValueError(f"max_moves must be >= 0, not {max_moves}")
+    arrays = dictionary.arrays
+    formable = np.zeros(len(dictionary), dtype=np.bool_)
+    _formable_words(
+        layout_codes(layout),
+        np.int64(remaining & layout.tile_mask),
+        arrays.nodes,
+        arrays.word_ids,
+        rules.word_shape == "line",
+        rules.min_word_length,
+        max_moves,
+        reach_letters(layout, remaining),
+        formable,
+    )
+    return formable

@@ -1,0 +1,170 @@
+"""The board-aware upper bound: the formability kernel against a plain reference, and the
+bound's admissibility against exact optima, every state of small boards, and games played."""
+
+import random
+
+import numpy as np
+import pytest
+
+from solver.board import Layout, Position, deal
+from solver.dictionary import Dictionary
+from solver.formable import formable_words, reach_letters
+from solver.movegen import generate_plays
+from solver.render import tiles_after_moves
+from solver.rules import Rules, tally
+from solver.search.bound import board_bound
+from solver.solution import solve
+from solver.squares import NEIGHBOUR_MASKS, NUM_SQUARES, direction_between
+
+from .test_search_dfs import MAX_MOVES, SMALL_BOARDS, Exhaustive, _items
+
+
+@pytest.fixture(scope="module")
+def scowl():
+    return Dictionary.default()
+
+
+def formable_by_hand(layout, remaining, word, max_moves, line=False):
+    """Whether ``word`` spells along a path with at most ``max_moves`` wild squares, by a
+    plain search over paths (formable.py's module docstring)."""
+    reach = reach_letters(layout, remaining)
+    word = word.upper()
+
+    def extend(path, wild):
+        index = len(path)
+        if index == len(word):
+            return True
+        if not path:
+            squares = range(NUM_SQUARES)
+        else:
+            squares = [s for s in range(NUM_SQUARES) if NEIGHBOUR_MASKS[path[-1]] >> s & 1]
+            if line and index >= 2:
+                squares = [
+                    s
+                    for s in squares
+                    if direction_between(path[-1], s) == direction_between(path[-2], path[-1])
+                ]
+        code = ord(word[index]) - ord("A")
+        for square in squares:
+            if square in path:
+                continue
+            in_place = remaining >> square & 1 and layout.letters[square] == word[index]
+            if in_place and extend([*path, square], wild):
+                return True
+            can_be_wild = wild < max_moves and reach[square] >> code & 1
+            if can_be_wild and extend([*path, square], wild + 1):
+                return True
+        return False
+
+    return extend([], 0)
+
+
+def _sample_words(scowl, count, seed):
+    words = sorted(scowl)
+    return random.Random(seed).sample(words, count)
+
+
+@pytest.mark.parametrize("max_moves", [0, 1, 2])
+@pytest.mark.parametrize("line", [False, True])
+def test_formable_words_match_the_plain_search(scowl, max_moves, line):
+    rng = random.Random(max_moves * 2 + line)
+    layouts = [Layout.from_line(board) for board in SMALL_BOARDS] + [deal(7)]
+    rules = Rules(word_shape="line" if line else "path")
+    for layout in layouts:
+        # The opening position and one with a random half of the tiles gone.
+        tiles = [sq for sq, _ in layout.tiles()]
+        half = sum(1 << sq for sq in rng.sample(tiles, len(tiles) // 2))
+        for remaining in (layout.tile_mask, layout.tile_mask & ~half):
+            marked = formable_words(layout, remaining, scowl, rules, max_moves)
+            words = _sample_words(scowl, 150, rng.random())
+            # The words marked, sampled too: the plain search must agree on both sides.
+            ids = np.flatnonzero(marked)
+            words += [scowl.word(int(i)) for i in rng.sample(list(ids), min(60, len(ids)))]
+            for word in words:
+                expected = formable_by_hand(layout, remaining, word, max_moves, line)
+                assert bool(marked[scowl.word_id(word)]) == expected, (layout, word)
+
+
+def test_every_play_of_a_game_is_formable_at_its_start(scowl):
+    # Soundness on real plays: everything playable at any position of a game was marked at
+    # the opening (and at every position before it).
+    for seed in (3, 4):
+        layout = deal(seed)
+        record = solve(layout, "greedy", time_limit=None, max_states=50, dictionary=scowl).record
+        position = Position.start(layout)
+        earlier = [formable_words(layout, position.remaining_mask, scowl, Rules(), MAX_MOVES)]
+        for turn in record.turns:
+            plays = generate_plays(
+                layout, position.remaining_mask, scowl, Rules(), MAX_MOVES, position.played
+            )
+            for play in plays:
+                word_id = scowl.word_id(play.word)
+                assert all(marked[word_id] for marked in earlier), play.word
+            position = _after(position, turn)
+            earlier.append(
+                formable_words(layout, position.remaining_mask, scowl, Rules(), MAX_MOVES)
+            )
+
+
+@pytest.mark.parametrize("board", SMALL_BOARDS)
+def test_board_bound_is_admissible_in_every_state(scowl, board):
+    layout = Layout.from_line(board)
+    exhaustive = Exhaustive(layout, scowl)
+    exhaustive.optimum()
+    for (mask, played), value in _items(exhaustive):
+        points = sum(tally(word) for word in played)
+        for max_moves in (MAX_MOVES, None):
+            found = board_bound(layout, scowl, Rules(), max_moves, mask, played, points)
+            assert found.future >= value, (mask, played, max_moves)
+            assert found.score == points + found.future
+
+
+def test_board_bound_is_tighter_with_the_board(scowl):
+    for seed in (1, 2):
+        on_board = board_bound(deal(seed), scowl, max_moves=2)
+        letters_only = board_bound(deal(seed), scowl, max_moves=None)
+        assert on_board.score < letters_only.score
+        assert on_board.candidates < letters_only.candidates
+        assert on_board.longest <= letters_only.longest
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_board_bound_is_above_games_played(scowl, seed):
+    # Along a game, the bound of every position (points so far included) is at least the
+    # game's final score: what the rest of this game reached.
+    layout = deal(seed)
+    solution = solve(layout, "beam", time_limit=None, max_states=300, dictionary=scowl)
+    final = solution.score
+    position = Position.start(layout)
+    points = 0
+    for index, turn in enumerate(solution.record.turns):
+        if index % 3 == 0:
+            found = board_bound(
+                layout, scowl, Rules(), 2, position.remaining_mask, position.played, points
+            )
+            assert found.score >= final, (seed, index)
+        position = _after(position, turn)
+        points += turn.score
+
+
+def _after(position, turn):
+    """The position after a legal turn of a record."""
+    origin_at = tiles_after_moves(position, turn)
+    return position.after(turn.word, sum(1 << origin_at[sq] for sq in turn.path))
+
+
+def test_no_clear_without_a_u_for_the_q(scowl):
+    layout = Layout.from_line(
+        "......./......./..Q..../..LAT../......./..EOR../......./......./......."
+    )
+    found = board_bound(layout, scowl, max_moves=2)
+    assert found.if_cleared is None
+    assert found.score == found.if_not_cleared
+
+
+def test_the_empty_board_is_worth_its_bonus(scowl):
+    layout = Layout.from_line(
+        "......./......./......./..CAT../......./......./......./......./......."
+    )
+    found = board_bound(layout, scowl, Rules(), 2, 0, ["CAT"], 12)
+    assert found.future == 190 and found.score == 202
