@@ -14,6 +14,7 @@ from .auto import AutoStrategy
 from .base import Strategy
 from .beam import BeamStrategy
 from .dfs import DfsStrategy
+from .exact import ExactStrategy
 from .greedy import GreedyStrategy
 from .nmcs import NmcsStrategy
 from .nrpa import NrpaStrategy
@@ -25,6 +26,7 @@ STRATEGIES: dict[str, type[Strategy]] = {
         GreedyStrategy,
         BeamStrategy,
         DfsStrategy,
+        ExactStrategy,
         NrpaStrategy,
         NmcsStrategy,
         AutoStrategy,

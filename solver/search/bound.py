@@ -325,7 +325,11 @@ class BoundTables:
         return tables
 
     def profile(
-        self, counts: np.ndarray, min_word_length: int, exclude: Iterable[int] = ()
+        self,
+        counts: np.ndarray,
+        min_word_length: int,
+        exclude: Iterable[int] = (),
+        allowed: np.ndarray | None = None,
     ) -> Profile:
         """The profile of a multiset of letters.
 
@@ -333,6 +337,8 @@ class BoundTables:
             the most a board holds (longer words are never counted).
         :param min_word_length: the rules' shortest word.
         :param exclude: ids of words that may not be played (the words already played).
+        :param allowed: ``bool[words]`` by word id, if given: only these words may be played
+            (say, the words :func:`solver.formable.formable_words` marks).
         """
         avail = np.array(counts, dtype=np.int64)  # a copy: the walk changes it on the way
         size = int(avail.sum())
@@ -344,22 +350,23 @@ class BoundTables:
         shapes = np.zeros((_MAX_LENGTH + 1, _MAX_LENGTH + 1), dtype=np.int64)
         excluded = self.position[np.fromiter(exclude, dtype=np.int64)]
         # One flag array for every call, set and cleared here (cheaper than a new one).
-        self._excluded[excluded] = True
+        flags = self._excluded if allowed is None else ~allowed[self.word_ids]
+        flags[excluded] = True
         try:
             if size <= WALK_LETTERS:
                 covered, longest = _fit_walk(
                     self.arrays.nodes, self.arrays.word_ids, self.position, avail,
-                    self._excluded, min_length, _IS_VOWEL, shapes,
+                    flags, min_length, _IS_VOWEL, shapes,
                 )  # fmt: skip
             else:
                 start = int(self.starts[min_length])
                 stop = int(self.starts[min(size, _MAX_LENGTH) + 1])
                 covered, longest = _fit_scan(
                     self.lengths, self.vowels, self.masks, self.counts, start,
-                    max(start, stop), avail, self._excluded, shapes,
+                    max(start, stop), avail, flags, shapes,
                 )  # fmt: skip
         finally:
-            self._excluded[excluded] = False
+            self._excluded[excluded] = False  # (a no-op on a fresh ``flags``)
         table = _pack(shapes, longest, nv, nc)
         present = np.flatnonzero(avail > 0)
         uncovered = present[(covered >> present) & 1 == 0]

@@ -131,10 +131,13 @@ class DfsStrategy(Strategy):
         self.proven = False
         self.upper_bound: int | None = None
 
-    def run(self, context: SearchContext) -> None:
+    def _search(self, context: SearchContext) -> tuple[_Search, DfsParams]:
+        """The search to run, and its parameters."""
         assert isinstance(self.params, DfsParams)
-        params = self.params
-        search = _Search(context, params)
+        return _Search(context, self.params), self.params
+
+    def run(self, context: SearchContext) -> None:
+        search, params = self._search(context)
         upper = None
         width = 1 if params.widen else params.branch
         while True:
@@ -217,13 +220,18 @@ class _Search:
         if profile is not None:
             self._profiles.move_to_end(key)
             return profile
-        profile = self.tables.profile(counts, self.min_length, relevant)
+        profile = self.tables.profile(counts, self.min_length, relevant, self._allowed(mask))
         self._profiles[key] = profile
         self._profile_cells += profile.table.size
         while self._profile_cells > PROFILE_CACHE_CELLS and len(self._profiles) > 1:
             _, evicted = self._profiles.popitem(last=False)
             self._profile_cells -= evicted.table.size
         return profile
+
+    def _allowed(self, mask: int) -> np.ndarray | None:
+        """The words the bound may count from ``mask`` (``bool[words]``), or ``None`` for every
+        word that fits the letters; the bound looks only at the letters here."""
+        return None
 
     def _recall(self, mask: int, relevant: frozenset[int], rounds: int) -> int | None:
         """The lowest bound the table gives for this visit, or ``None``."""
