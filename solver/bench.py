@@ -2,7 +2,9 @@
 
 Every deal is solved with every strategy, in a local process pool (:func:`solver.distribution.
 solve_all`). Per strategy: the mean, median, standard deviation (n-1), min and max score, the
-clear rate, the mean rounds, the mean search seconds and the states searched per second. Then
+clear rate, the mean rounds, the mean search seconds, the states searched per second, the mean
+upper bound of the deals (:func:`solver.search.bound.board_bound`, or the strategy's own when
+lower) and the mean gap ``score / bound``. Then
 each strategy is compared with the first one, deal by deal (a paired comparison: both solved
 the same deals): the mean of the score differences with a 95 % percentile bootstrap confidence
 interval (10,000 resamples of the deals, numpy PCG64 seeded with the run's seed), and how many
@@ -133,6 +135,7 @@ class Solve:
     deal_seed: int | None
     strategy: str
     score: int
+    bound: int | None
     cleared: bool
     rounds: int
     seconds: float
@@ -156,6 +159,8 @@ class StrategyStats:
     mean_rounds: float
     mean_seconds: float
     states_per_second: float
+    mean_bound: float | None
+    mean_gap: float | None
 
 
 @dataclass(frozen=True)
@@ -202,6 +207,10 @@ def strategy_stats(strategy: str, solves: list[Solve]) -> StrategyStats:
     """Statistics of one strategy's solves."""
     scores = [solve.score for solve in solves]
     seconds = sum(solve.seconds for solve in solves)
+    # Over the solves that have a (positive) bound: all of them, unless a bound was 0 or less.
+    bounded = [solve for solve in solves if solve.bound is not None and solve.bound > 0]
+    bounds = [solve.bound for solve in bounded if solve.bound is not None]
+    gaps = [solve.score / bound for solve, bound in zip(bounded, bounds, strict=True)]
     return StrategyStats(
         strategy=strategy,
         count=len(scores),
@@ -214,6 +223,8 @@ def strategy_stats(strategy: str, solves: list[Solve]) -> StrategyStats:
         mean_rounds=statistics.fmean(solve.rounds for solve in solves),
         mean_seconds=seconds / len(solves),
         states_per_second=sum(solve.states for solve in solves) / seconds if seconds else 0.0,
+        mean_bound=statistics.fmean(bounds) if bounds else None,
+        mean_gap=statistics.fmean(gaps) if gaps else None,
     )
 
 
@@ -279,6 +290,7 @@ def run_bench(
                 deal_seed=deals[d].deal_seed,
                 strategy=settings.strategies[s],
                 score=result["score"],
+                bound=result["bound"],
                 cleared=result["cleared"],
                 rounds=result["rounds"],
                 seconds=result["seconds"],
@@ -317,6 +329,8 @@ def report_tables(report: BenchReport) -> list[Any]:
         scores.add_column(name, justify="left" if name == "strategy" else "right")
     scores.add_column("seconds", justify="right")
     scores.add_column("states/s", justify="right")
+    scores.add_column("bound", justify="right")
+    scores.add_column("score/bound", justify="right")
     for stats in report.stats:
         scores.add_row(
             stats.strategy,
@@ -329,6 +343,8 @@ def report_tables(report: BenchReport) -> list[Any]:
             _number(stats.mean_rounds, 2),
             _number(stats.mean_seconds, 3),
             _number(stats.states_per_second, 0),
+            "-" if stats.mean_bound is None else _number(stats.mean_bound),
+            "-" if stats.mean_gap is None else f"{stats.mean_gap:.3f}",
         )
     tables: list[Any] = [scores]
     if report.comparisons:
@@ -366,6 +382,7 @@ CSV_COLUMNS = (
     "deal_seed",
     "strategy",
     "score",
+    "bound",
     "cleared",
     "rounds",
     "seconds",

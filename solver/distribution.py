@@ -239,7 +239,7 @@ def _load_dictionary(path: str | None) -> Any:
 def solve_task(task: SolveTask) -> dict[str, Any]:
     """Solve one deal; runs in a worker process (top-level, so that it pickles).
 
-    :returns: ``{"index", "score", "cleared", "rounds", "seconds", "states", "stopped",
+    :returns: ``{"index", "score", "bound", "cleared", "rounds", "seconds", "states", "stopped",
         "record"}`` with the record as a dict.
     :raises SolveInterrupted: when Ctrl-C stopped the search (its game is not kept).
     :raises solver.dictionary.DictionaryError: when this machine's word list differs from the
@@ -272,6 +272,7 @@ def solve_task(task: SolveTask) -> dict[str, Any]:
     return {
         "index": task.index,
         "score": solution.score,
+        "bound": solution.bound,
         "cleared": result.cleared,
         "rounds": result.rounds,
         "seconds": round(outcome.seconds, 3),

@@ -7,6 +7,7 @@ Marks work without colour: a letter of the turn's word is drawn ``[T]``, a tile 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from rich.text import Text
 
@@ -140,6 +141,27 @@ def record_lines(record: Record) -> list[Text]:
         lines += layout_lines(record.board, position.remaining_mask)
         lines.append(Text(""))
     lines += result_lines(record.result)
+    lines += bound_lines(record.search or {})
+    return lines
+
+
+def bound_lines(search: dict[str, Any]) -> list[Text]:
+    """The upper bound and the gap a solver wrote in a record's ``search``, if any."""
+    bound = search.get("bound")
+    if not isinstance(bound, int) or isinstance(bound, bool):
+        return []
+    line = Text(f"  {'bound':<12}{bound:>6}   no game scores more")
+    if search.get("bound_for"):
+        line.append(f" ({search['bound_for']})")
+    lines = [line]
+    gap = search.get("gap")
+    if isinstance(gap, (int, float)) and not isinstance(gap, bool):
+        note = "score / bound"
+        if search.get("proven") is True:
+            note = "optimum proven"
+        elif search.get("proven") is False:
+            note += "; optimum not proven"
+        lines.append(Text(f"  {'gap':<12}{gap:>6.3f}   {note}"))
     return lines
 
 

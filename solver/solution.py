@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,7 @@ from .record import Record
 from .rules import Result, Rules
 from .search import StrategyError, parse_strategy
 from .search.base import Game, Line, SearchContext, SearchOutcome, Strategy
+from .search.bound import board_bound
 
 DEFAULT_TIME_LIMIT = 10.0
 DEFAULT_MAX_MOVES = 2
@@ -30,11 +32,23 @@ class Solution:
     :ivar record: the game record, which ``letterchess check`` accepts.
     :ivar score: its final score.
     :ivar outcome: what the search cost (states, seconds) and why it stopped.
+    :ivar bound: an upper bound on the score of any game of the deal (the lower of
+        :func:`~solver.search.bound.board_bound` and the strategy's own, if it has one), or
+        ``None`` if it was not computed.
     """
 
     record: Record
     score: int
     outcome: SearchOutcome
+    bound: int | None = None
+
+    @property
+    def gap(self) -> float | None:
+        """``score / bound``: 1 for a game proven optimal, lower the more room is left (or
+        ``None`` without a positive bound)."""
+        if self.bound is None or self.bound <= 0:
+            return None
+        return self.score / self.bound
 
 
 class _CtrlC:
@@ -135,6 +149,7 @@ def solve(
     max_states: int | None = None,
     on_improve: Callable[[SearchContext], None] | None = None,
     on_context: Callable[[SearchContext], None] | None = None,
+    bound: bool = True,
 ) -> Solution:
     """Find the best game for ``board`` that the strategy can within the budget.
 
@@ -144,6 +159,8 @@ def solve(
     :param max_moves: the move limit K of the plays considered (RULES.md section 10).
     :param seed: seeds the strategy's random choices.
     :param max_states: a budget in states; with it the result is the same on every machine.
+    :param bound: also compute the upper bound of the deal (after the search, outside its
+        budget) and write it and the gap into the record's ``search``.
     :returns: a :class:`Solution` whose ``record`` is the game and ``score`` its total.
     """
     layout = board if isinstance(board, Layout) else read_board(board)
@@ -164,6 +181,19 @@ def solve(
         "stopped": outcome.stop_reason,
         **outcome.extra,
     }
+    upper = None
+    if bound:
+        started = time.perf_counter()
+        found = board_bound(layout, game.dictionary, game.rules, max_moves)
+        upper = found.score
+        searched = outcome.extra.get("upper_bound")
+        if isinstance(searched, int):
+            upper = min(upper, searched)  # both are admissible
+        search_info["bound"] = upper
+        search_info["bound_for"] = found.describe()
+        search_info["bound_seconds"] = round(time.perf_counter() - started, 3)
+        if upper > 0:
+            search_info["gap"] = round(outcome.score / upper, 4)
     record = line_to_record(game, outcome.line, search_info)
     assert record.result.score == outcome.score
-    return Solution(record, outcome.score, outcome)
+    return Solution(record, outcome.score, outcome, upper)

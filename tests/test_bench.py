@@ -183,9 +183,10 @@ def test_bench_on_random_deals(runner, rank_strategy, tmp_path):
     assert len(rows) == 12
     assert [int(row["score"]) for row in rows] == [s["score"] for s in solves]
     assert set(rows[0]) == {
-        "deal", "deal_seed", "strategy", "score", "cleared", "rounds", "seconds", "states",
-        "stopped",
+        "deal", "deal_seed", "strategy", "score", "bound", "cleared", "rounds", "seconds",
+        "states", "stopped",
     }  # fmt: skip
+    assert all(int(row["bound"]) >= int(row["score"]) for row in rows)
 
 
 def test_bench_in_a_process_pool_matches_in_process(runner, tmp_path):

@@ -7,6 +7,9 @@ from click.testing import CliRunner
 
 from solver.board import deal
 from solver.cli import cli
+from solver.dictionary import Dictionary
+from solver.record import Record
+from solver.search.bound import board_bound
 
 from .conftest import EXAMPLE_BOARD, TEST_WORDS
 from .test_referee import HER_REFILL, TIE, make_record
@@ -242,3 +245,67 @@ def test_plays_errors(runner):
     )
     bad = EXAMPLE_BOARD.replace("OCIWEGA", "OCIWEG!")
     assert_one_line_error(run(runner, "plays", bad), 1, "square g2: '!' is not a letter")
+
+
+# --- letterchess bound ---------------------------------------------------------------------
+
+
+def test_bound_of_a_deal(runner):
+    result = run(runner, "bound", "--random", 1)
+    assert result.exit_code == 0, result.output
+    expected = board_bound(deal(1), Dictionary.default(), max_moves=2)
+    first = result.output.splitlines()[0]
+    assert first.startswith(f"Upper bound: {expected.score} (standard class of plays")
+    assert "at most 2 moves a turn" in first
+
+
+def test_bound_json_unrestricted_is_looser(runner):
+    standard = json.loads(run(runner, "bound", "--random", 2, "--json").output)
+    loose = json.loads(run(runner, "bound", "--random", 2, "--json", "--unrestricted").output)
+    assert loose["max_moves"] is None and standard["max_moves"] == 2
+    assert loose["bound"] > standard["bound"]
+    assert standard["bound"] == max(standard["if_cleared"], standard["if_not_cleared"])
+
+
+def test_bound_after_a_record_counts_the_points_so_far(runner):
+    result = run(runner, "bound", "--after", "tests/data/example-game.json", "--json")
+    record = Record.load("tests/data/example-game.json")
+    found = json.loads(result.output)
+    points = sum(turn.score for turn in record.turns)
+    assert found["bound"] == points + found["future"]
+    assert found["bound"] >= record.result.score
+
+
+def test_bound_errors(runner, tmp_path):
+    assert_one_line_error(run(runner, "bound"), 2, "give one of a BOARD")
+    assert_one_line_error(
+        run(runner, "bound", "--random", 1, "--after", "tests/data/example-game.json"),
+        2,
+        "not both",
+    )
+    bad = tmp_path / "bad.txt"
+    bad.write_text("ABC\n")
+    assert_one_line_error(run(runner, "bound", bad), 1, "bad.txt")
+
+
+def test_solve_exact_says_it_proved_the_optimum(runner, tmp_path):
+    board = "......./......./......./..CAT../..ROE../..SIN../......./......./......."
+    out = tmp_path / "game.json"
+    result = run(runner, "solve", board, "--strategy", "exact", "--quiet", "--json", out)
+    assert result.exit_code == 0, result.output
+    assert "optimum proven" in result.output
+    search = json.loads(out.read_text())["search"]
+    assert search["proven"] is True and search["gap"] == 1.0
+
+
+def test_solve_prints_the_bound_and_gap(runner):
+    result = run(runner, "solve", "--random", 3, "--strategy", "greedy", "--quiet")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    bound = next(line for line in lines if line.strip().startswith("bound"))
+    gap = next(line for line in lines if line.strip().startswith("gap"))
+    score = next(line for line in lines if line.strip().startswith("score"))
+    assert int(bound.split()[1]) >= int(score.split()[1])
+    assert float(gap.split()[1]) == pytest.approx(
+        int(score.split()[1]) / int(bound.split()[1]), abs=1e-3
+    )

@@ -1,0 +1,88 @@
+"""The ``exact`` strategy: proven optima on small layouts (against a plain exhaustive search),
+the "not proven" flag at the budget, and the bound and gap every solve writes."""
+
+from pathlib import Path
+
+import pytest
+
+from solver.board import Layout, deal, read_board
+from solver.dictionary import Dictionary
+from solver.referee import check_record
+from solver.search import StrategyError, parse_strategy
+from solver.search.exact import ExactParams
+from solver.solution import solve
+
+from .test_search_dfs import SMALL_BOARDS, Exhaustive
+
+SUITE = Path(__file__).resolve().parent.parent / "benchmarks" / "small"
+
+
+@pytest.fixture(scope="module")
+def scowl():
+    return Dictionary.default()
+
+
+def small_suite(*numbers):
+    return [read_board(str(SUITE / f"small-{number:02d}.txt")) for number in numbers]
+
+
+@pytest.mark.parametrize(
+    "layout",
+    [Layout.from_line(board) for board in SMALL_BOARDS] + small_suite(1, 2),
+    ids=lambda layout: layout.to_line(),
+)
+def test_exact_proves_the_exhaustive_optimum(scowl, layout):
+    optimum = Exhaustive(layout, scowl).optimum()
+    solution = solve(layout, "exact", time_limit=None, max_states=100_000, dictionary=scowl)
+    search = solution.record.search
+    assert solution.score == optimum
+    assert search["proven"] is True and search["upper_bound"] == optimum
+    assert solution.bound == optimum and search["bound"] == optimum and search["gap"] == 1.0
+    assert solution.outcome.stop_reason == "finished"
+    assert search["board_bound"] >= optimum
+    assert check_record(solution.record, scowl).ok
+
+
+def test_exact_without_the_board_agrees_but_searches_more(scowl):
+    layout = small_suite(4)[0]
+    with_board = solve(layout, "exact", time_limit=None, max_states=100_000, dictionary=scowl)
+    letters_only = solve(
+        layout, "exact:board=0", time_limit=None, max_states=100_000, dictionary=scowl
+    )
+    assert with_board.record.search["proven"] and letters_only.record.search["proven"]
+    assert with_board.score == letters_only.score
+    assert with_board.outcome.states < letters_only.outcome.states
+
+
+def test_exact_stops_at_the_budget_unproven(scowl):
+    solution = solve(deal(5), "exact", time_limit=None, max_states=40, dictionary=scowl)
+    search = solution.record.search
+    assert solution.outcome.stop_reason == "budget"
+    assert search["proven"] is False
+    assert search["upper_bound"] > solution.score
+    assert search["bound"] == min(search["upper_bound"], search["board_bound"])
+    assert check_record(solution.record, scowl).ok
+
+
+def test_exact_searches_every_child():
+    with pytest.raises(ValueError, match="branch"):
+        ExactParams(branch=5)
+    with pytest.raises(StrategyError, match="branch"):
+        parse_strategy("exact:branch=3")
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "beam", "dfs", "nrpa", "nmcs", "auto"])
+def test_every_solve_is_below_its_bound(scowl, strategy):
+    for seed in (11, 12, 13):
+        solution = solve(deal(seed), strategy, time_limit=None, max_states=150, dictionary=scowl)
+        search = solution.record.search
+        assert solution.bound is not None and solution.bound >= solution.score
+        assert search["bound"] == solution.bound
+        assert search["gap"] == round(solution.score / solution.bound, 4)
+        assert search["bound_for"].startswith("standard class")
+
+
+def test_the_bound_can_be_skipped(scowl):
+    solution = solve(deal(1), "greedy", time_limit=None, max_states=5, bound=False)
+    assert solution.bound is None and solution.gap is None
+    assert "bound" not in solution.record.search
