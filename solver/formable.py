@@ -53,18 +53,34 @@ _MAX_DEPTH = NUM_SQUARES
 
 
 @njit(cache=True)
-def _formable_words(
-    codes, remaining, nodes, word_ids, line_shape, min_length, max_moves, reach, formable
+def _walk_paths(
+    codes,
+    remaining,
+    nodes,
+    word_ids,
+    line_shape,
+    min_length,
+    max_moves,
+    reach,
+    wanted,
+    formable,
+    found_words,
+    found_in_place,
 ):
-    """Mark in ``formable`` (``bool[words]``, by word id) every word of at least
+    """Mark in ``formable`` (``bool[words]``, by word id) every ``wanted`` word of at least
     ``min_length`` letters spelt along a path of distinct squares with at most ``max_moves``
     wild squares (any square, a letter of ``reach[square]``), every other square in
-    ``remaining`` and read with its dealt letter ``codes[square]``.
+    ``remaining`` and read with its dealt letter ``codes[square]``; and write each such path
+    as a *placement*, ``(word id, bitboard of its sure squares)``, into ``found_words`` and
+    ``found_in_place`` while they have room (duplicates included). See :func:`placements`.
 
-    :returns: how many words were newly marked.
+    :returns: the number of placements found (more than the arrays hold if they were too
+        small).
     """
     path_square = np.empty(_MAX_DEPTH + 1, dtype=np.int64)
     path_is_wild = np.zeros(_MAX_DEPTH + 1, dtype=np.bool_)
+    in_place = np.zeros(_MAX_DEPTH + 1, dtype=np.int64)
+    stand_in = np.zeros(_MAX_DEPTH + 1, dtype=np.int64)
     node_at = np.empty(_MAX_DEPTH + 1, dtype=np.int64)
     squares_left = np.empty(_MAX_DEPTH + 1, dtype=np.int64)
     wild_square = np.empty(_MAX_DEPTH + 1, dtype=np.int64)
@@ -76,7 +92,7 @@ def _formable_words(
     path_mask = np.int64(0)
     wild_used = 0
     depth = 0
-    marked = 0
+    found = 0
     while depth >= 0:
         node = node_at[depth]
         if wild_letters[depth] != 0:
@@ -92,7 +108,8 @@ def _formable_words(
             own = codes[square] if remaining >> square & 1 else -1
             if wild_used < max_moves:
                 # Also try the square filled by a moved tile (in the next iterations); with
-                # its own letter that is the in-place path again, so leave that letter out.
+                # its own letter that is the in-place path again, so leave that letter out
+                # (the placement accounts for it: see the docstring).
                 wild_square[depth] = square
                 wild_letters[depth] = reach[square] & _child_mask(nodes, node)
                 if own >= 0:
@@ -118,8 +135,14 @@ def _formable_words(
         path_is_wild[depth] = wild
         node_at[depth] = child
         path_mask |= np.int64(1) << square
+        in_place[depth] = in_place[depth - 1]
+        stand_in[depth] = stand_in[depth - 1]
         if wild:
             wild_used += 1
+        else:
+            in_place[depth] |= np.int64(1) << square
+            if reach[square] >> letter & 1:
+                stand_in[depth] |= np.int64(1) << square
         wild_letters[depth] = 0
         if depth >= _MAX_DEPTH:
             squares_left[depth] = 0
@@ -131,10 +154,15 @@ def _formable_words(
             squares_left[depth] = NEIGHBOUR_TABLE[square] & ~path_mask
         if depth >= min_length and _is_word(nodes, child):
             word = _word_id_at(word_ids, child)
-            if not formable[word]:
+            if wanted[word]:
                 formable[word] = True
-                marked += 1
-    return marked
+                if found < found_words.shape[0]:
+                    found_words[found] = word
+                    found_in_place[found] = in_place[depth]
+                    if wild_used < max_moves:
+                        found_in_place[found] &= ~stand_in[depth]
+                found += 1
+    return found
 
 
 def reach_letters(layout: Layout, remaining: Bitboard) -> np.ndarray:
@@ -165,11 +193,67 @@ def formable_words(
 
     The letters are not counted: a marked word may need more of a letter than is left.
     """
+    wanted = np.ones(len(dictionary), dtype=np.bool_)
+    formable, _, _ = _walk(layout, remaining, dictionary, rules, max_moves, wanted, 0)
+    return formable
+
+
+def placements(
+    layout: Layout,
+    remaining: Bitboard,
+    dictionary: Dictionary,
+    rules: Rules,
+    max_moves: int,
+    wanted: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct placements of the ``wanted`` words (``bool[words]`` by word id) that
+    :func:`formable_words` would mark: pairs ``(word id, sure squares)``, sorted, as two
+    ``int64`` arrays.
+
+    Each path the kernel walks gives one: its *sure* squares are its in-place squares, less,
+    when it has fewer than ``K`` wild squares, those whose own letter some tile could bring
+    (the square's reach letters). Claim: a word played later in the class, along some path,
+    leaves in place (unmoved, so removed by this word) every tile dealt to the sure squares of
+    one of its placements. Proof: read the play's path as the kernel does, a square being in
+    place whenever its dealt tile is still in ``remaining`` with the word's letter there.
+    That is one of the kernel's paths (its wild squares are wild in the play, at most ``K``),
+    and it differs from the play only on squares the play fills with a moved tile bearing the
+    dealt letter (the dealt tile having gone): each is in place for the kernel, not in the
+    play, and its letter is among its reach letters. There are at most ``K`` minus the
+    kernel's wild squares of them, so if the kernel path uses all ``K`` there are none and
+    every in-place square is in place in the play; otherwise they are all among the squares
+    the sure squares leave out.
+    """
+    capacity = 1 << 18
+    while True:
+        _, words, in_place = _walk(
+            layout, remaining, dictionary, rules, max_moves, wanted, capacity
+        )
+        if words is not None:
+            break
+        capacity *= 4
+    pairs = np.unique(np.stack([words, in_place], axis=1), axis=0)
+    return pairs[:, 0].copy(), pairs[:, 1].copy()
+
+
+def _walk(
+    layout: Layout,
+    remaining: Bitboard,
+    dictionary: Dictionary,
+    rules: Rules,
+    max_moves: int,
+    wanted: np.ndarray,
+    capacity: int,
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """Run the kernel: the formable flags, and the placements found (``None`` if more than
+    ``capacity``)."""
     if max_moves < 0:
         raise ValueError(f"max_moves must be >= 0, not {max_moves}")
     arrays = dictionary.arrays
     formable = np.zeros(len(dictionary), dtype=np.bool_)
-    _formable_words(
+    words = np.empty(capacity, dtype=np.int64)
+    in_place = np.empty(capacity, dtype=np.int64)
+    found = _walk_paths(
         layout_codes(layout),
         np.int64(remaining & layout.tile_mask),
         arrays.nodes,
@@ -178,6 +262,11 @@ def formable_words(
         rules.min_word_length,
         max_moves,
         reach_letters(layout, remaining),
+        wanted,
         formable,
+        words,
+        in_place,
     )
-    return formable
+    if found > capacity:
+        return formable, None, None
+    return formable, words[:found], in_place[:found]

@@ -19,7 +19,7 @@ from .record import Record
 from .rules import Result, Rules
 from .search import StrategyError, parse_strategy
 from .search.base import Game, Line, SearchContext, SearchOutcome, Strategy
-from .search.bound import board_bound
+from .search.bound import start_bound
 
 DEFAULT_TIME_LIMIT = 10.0
 DEFAULT_MAX_MOVES = 2
@@ -184,7 +184,7 @@ def solve(
     upper = None
     if bound:
         started = time.perf_counter()
-        found = board_bound(layout, game.dictionary, game.rules, max_moves)
+        found = start_bound(layout, game.dictionary, game.rules, max_moves)
         upper = found.score
         searched = outcome.extra.get("upper_bound")
         if isinstance(searched, int):

@@ -8,7 +8,7 @@ import pytest
 
 from solver.board import Layout, Position, deal
 from solver.dictionary import Dictionary
-from solver.formable import formable_words, reach_letters
+from solver.formable import formable_words, placements, reach_letters
 from solver.movegen import generate_plays
 from solver.render import tiles_after_moves
 from solver.rules import Rules, tally
@@ -24,16 +24,21 @@ def scowl():
     return Dictionary.default()
 
 
-def formable_by_hand(layout, remaining, word, max_moves, line=False):
-    """Whether ``word`` spells along a path with at most ``max_moves`` wild squares, by a
-    plain search over paths (formable.py's module docstring)."""
+def placements_by_hand(layout, remaining, word, max_moves, line=False):
+    """The sure squares of every path that spells ``word`` with at most ``max_moves`` wild
+    squares, a square never wild with the letter of its own tile, by a plain search over
+    paths (formable.placements' docstring)."""
     reach = reach_letters(layout, remaining)
     word = word.upper()
+    found = set()
 
-    def extend(path, wild):
+    def extend(path, wild, in_place):
         index = len(path)
         if index == len(word):
-            return True
+            stand_ins = {s for s in in_place if reach[s] >> (ord(layout.letters[s]) - ord("A")) & 1}
+            sure = in_place if wild == max_moves else in_place - stand_ins
+            found.add(sum(1 << s for s in sure))
+            return
         if not path:
             squares = range(NUM_SQUARES)
         else:
@@ -48,15 +53,14 @@ def formable_by_hand(layout, remaining, word, max_moves, line=False):
         for square in squares:
             if square in path:
                 continue
-            in_place = remaining >> square & 1 and layout.letters[square] == word[index]
-            if in_place and extend([*path, square], wild):
-                return True
-            can_be_wild = wild < max_moves and reach[square] >> code & 1
-            if can_be_wild and extend([*path, square], wild + 1):
-                return True
-        return False
+            own = layout.letters[square] if remaining >> square & 1 else None
+            if own == word[index]:
+                extend([*path, square], wild, in_place | {square})
+            elif wild < max_moves and reach[square] >> code & 1:
+                extend([*path, square], wild + 1, in_place)
 
-    return extend([], 0)
+    extend([], 0, frozenset())
+    return found
 
 
 def _sample_words(scowl, count, seed):
@@ -66,7 +70,7 @@ def _sample_words(scowl, count, seed):
 
 @pytest.mark.parametrize("max_moves", [0, 1, 2])
 @pytest.mark.parametrize("line", [False, True])
-def test_formable_words_match_the_plain_search(scowl, max_moves, line):
+def test_formable_words_and_placements_match_the_plain_search(scowl, max_moves, line):
     rng = random.Random(max_moves * 2 + line)
     layouts = [Layout.from_line(board) for board in SMALL_BOARDS] + [deal(7)]
     rules = Rules(word_shape="line" if line else "path")
@@ -80,9 +84,16 @@ def test_formable_words_match_the_plain_search(scowl, max_moves, line):
             # The words marked, sampled too: the plain search must agree on both sides.
             ids = np.flatnonzero(marked)
             words += [scowl.word(int(i)) for i in rng.sample(list(ids), min(60, len(ids)))]
+            wanted = np.zeros(len(scowl), dtype=np.bool_)
+            wanted[[scowl.word_id(word) for word in words]] = True
+            placed_words, placed_squares = placements(
+                layout, remaining, scowl, rules, max_moves, wanted
+            )
             for word in words:
-                expected = formable_by_hand(layout, remaining, word, max_moves, line)
-                assert bool(marked[scowl.word_id(word)]) == expected, (layout, word)
+                expected = placements_by_hand(layout, remaining, word, max_moves, line)
+                assert bool(marked[scowl.word_id(word)]) == bool(expected), (layout, word)
+                mine = placed_squares[placed_words == scowl.word_id(word)]
+                assert sorted(mine.tolist()) == sorted(expected), (layout, word)
 
 
 def test_every_play_of_a_game_is_formable_at_its_start(scowl):
@@ -93,6 +104,9 @@ def test_every_play_of_a_game_is_formable_at_its_start(scowl):
         record = solve(layout, "greedy", time_limit=None, max_states=50, dictionary=scowl).record
         position = Position.start(layout)
         earlier = [formable_words(layout, position.remaining_mask, scowl, Rules(), MAX_MOVES)]
+        opening_words, opening_sure = placements(
+            layout, layout.tile_mask, scowl, Rules(), MAX_MOVES, earlier[0]
+        )
         for turn in record.turns:
             plays = generate_plays(
                 layout, position.remaining_mask, scowl, Rules(), MAX_MOVES, position.played
@@ -100,6 +114,12 @@ def test_every_play_of_a_game_is_formable_at_its_start(scowl):
             for play in plays:
                 word_id = scowl.word_id(play.word)
                 assert all(marked[word_id] for marked in earlier), play.word
+                # The tiles the play leaves in place cover the sure squares of one of the
+                # word's placements at the opening.
+                moved_to = {target for _, target in play.moves}
+                in_place = sum(1 << sq for sq in play.path if sq not in moved_to)
+                sure = opening_sure[opening_words == word_id]
+                assert any(mask & ~in_place == 0 for mask in sure.tolist()), play.word
             position = _after(position, turn)
             earlier.append(
                 formable_words(layout, position.remaining_mask, scowl, Rules(), MAX_MOVES)

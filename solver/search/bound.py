@@ -67,6 +67,7 @@ gives a tighter bound, at the cost of a dictionary pass.)
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -444,23 +445,70 @@ class BoardBound:
         return f"standard class of plays, at most {moves} a turn"
 
 
-def _lp_maximum(values, word_counts, letter_counts, equal: bool) -> float | None:
-    """The maximum of ``values · x`` over ``0 ≤ x ≤ 1`` with ``word_counts.T @ x`` equal to
-    (``equal``) or at most ``letter_counts``; ``None`` if no ``x`` satisfies that."""
-    from scipy.optimize import linprog
-    from scipy.sparse import csr_matrix
+class _Packing:
+    """The linear programmes of :func:`board_bound` over one set of *columns*, each a candidate
+    word (letters only) or one placement of a candidate on the board.
 
-    if len(values) == 0:
-        return 0.0 if not equal or not letter_counts.any() else None
-    matrix = csr_matrix(word_counts.T.astype(np.float64))
-    rhs = letter_counts.astype(np.float64)
-    kwargs = {"A_eq": matrix, "b_eq": rhs} if equal else {"A_ub": matrix, "b_ub": rhs}
-    result = linprog(-values.astype(np.float64), bounds=(0, 1), method="highs", **kwargs)
-    if result.status == 2:  # infeasible
-        return None
-    if result.status != 0:
-        raise RuntimeError(f"the bound's linear programme failed: {result.message}")
-    return -float(result.fun)
+    A choice ``0 ≤ x ≤ 1`` of columns uses its words' letters: at most the letters left, or
+    exactly them (``equal``). With placements it also uses each in-place tile at most once,
+    and each word at most once (a word may have many placements).
+
+    :param word_counts: ``int[words, 26]``, the letters of each candidate.
+    :param column_word: the candidate of each column (default: one column per candidate).
+    :param in_place: the in-place squares of each column (placements only).
+    :param squares: the squares of the tiles left (placements only).
+    """
+
+    def __init__(
+        self,
+        word_counts: np.ndarray,
+        column_word: np.ndarray | None = None,
+        in_place: np.ndarray | None = None,
+        squares: Iterable[int] = (),
+    ) -> None:
+        from scipy.sparse import coo_matrix, csr_matrix, vstack
+
+        words = word_counts.shape[0]
+        if column_word is None:
+            column_word = np.arange(words)
+        self.column_word = column_word
+        columns = len(column_word)
+        self.letters = csr_matrix(word_counts[column_word].T.astype(np.float64))
+        self.limits = None
+        if in_place is not None:
+            squares = np.fromiter(squares, dtype=np.int64)
+            uses = (in_place[None, :] >> squares[:, None]) & 1
+            each_word = coo_matrix(
+                (np.ones(columns), (column_word, np.arange(columns))), shape=(words, columns)
+            )
+            self.limits = vstack([csr_matrix(uses.astype(np.float64)), each_word]).tocsr()
+
+    def maximum(self, word_values: np.ndarray, counts: np.ndarray, equal: bool) -> float | None:
+        """The maximum of the chosen columns' ``word_values``; ``None`` if no choice meets the
+        constraints (only possible with ``equal``)."""
+        from scipy.optimize import linprog
+
+        values = word_values[self.column_word].astype(np.float64)
+        if len(values) == 0:
+            return None if equal and counts.any() else 0.0
+        rhs = counts.astype(np.float64)
+        kwargs: dict[str, Any] = {"A_eq": self.letters, "b_eq": rhs} if equal else {}
+        if not equal:
+            kwargs = {"A_ub": self.letters, "b_ub": rhs}
+        if self.limits is not None:
+            ones = np.ones(self.limits.shape[0])
+            if equal:
+                kwargs.update(A_ub=self.limits, b_ub=ones)
+            else:
+                from scipy.sparse import vstack
+
+                kwargs.update(A_ub=vstack([self.letters, self.limits]), b_ub=np.r_[rhs, ones])
+        result = linprog(-values, bounds=(0, 1), method="highs", **kwargs)
+        if result.status == 2:  # infeasible
+            return None
+        if result.status != 0:
+            raise RuntimeError(f"the bound's linear programme failed: {result.message}")
+        return -float(result.fun)
 
 
 def _floor(value: float) -> int:
@@ -486,36 +534,46 @@ def board_bound(
     :param word_points: the points the played words won.
 
     **Candidates.** A word played from now on fits the letters left (counted with
-    multiplicity), has at least ``min_word_length`` letters, was not played before and, for the
-    standard class, is marked by :func:`solver.formable.formable_words`; these are the
-    *candidates*. A letter left on the board that no candidate contains can never be removed.
+    multiplicity), has at least ``min_word_length`` letters and was not played before; for
+    the standard class it is also spelt along one of its *placements*
+    (:func:`solver.formable.placements`): a path whose *in-place* squares hold, untouched, the
+    very tiles dealt there, the others (at most ``K``) being filled by moved tiles. These words
+    are the *candidates*; a letter left on the board that no candidate contains can never be
+    removed.
 
     **Cleared games.** A game that clears the board plays candidates ``w1 … wk`` whose letters
     add up to the letters left, exactly, and scores ``Σ tally(wi) + max(0, 200 − 10 (r + k))``
     from here (``r`` words played so far). While ``r + k ≤ 20`` that is ``200 − 10 r +
     Σ (tally(wi) − 10)``: a linear function of the 0/1 choice of words, under linear equality
-    constraints (one per letter). The linear programme with ``0 ≤ x ≤ 1`` in place of 0/1 is a
-    relaxation, so its maximum bounds every cleared game (if it has no solution, no game
-    clears). When ``k`` could push past 20 rounds, the bound also takes the programme with the
-    plain tallies and at-most constraints (a cleared game with no bonus scores its tallies).
+    constraints (one per letter). With the board, the choice is of placements, and two more
+    families of constraints hold for the placements the game used: no tile is in place in two
+    of them (a tile is removed once), and no word has two (a word is played once). The linear
+    programme with ``0 ≤ x ≤ 1`` in place of 0/1 is a relaxation, so its maximum bounds every
+    cleared game (if it has no solution, no game clears). When ``k`` could push past 20
+    rounds, the bound also takes the programme with the plain tallies and at-most constraints
+    (a cleared game with no bonus scores its tallies).
 
     **Other games.** They end with letters ``R`` left, ``|R| ≥ max(1, u)`` where ``u`` counts
     the tiles of letters no candidate contains, and the penalty ``tally(R) = points(R) × |R|``
     is at least ``max(1, u) × points(R)``; ``points(R)`` is the points of the letters left now
     minus those of the words played. So the score from here is at most ``Σ (tally(wi) + m ×
-    points(wi)) − m × points(left now)`` with ``m = max(1, u)``: again linear, under at-most
-    constraints per letter, and its relaxation bounds these games.
+    points(wi)) − m × points(left now)`` with ``m = max(1, u)``: again linear, under the same
+    at-most constraints, and its relaxation bounds these games. (It is solved over words
+    first, a looser but faster programme, and over placements only if that could change the
+    bound.)
 
     The bound is the larger of the two, plus ``word_points``. It never looks at the order of
-    play, so it holds for every line; it is not the optimum because the relaxation lets words
-    share tiles that happen to have the same letter, take fractions of words, and form each
-    word wherever the board allows it, not where the tiles are when it is played.
+    play, so it holds for every line. It is not the optimum because the relaxation takes
+    fractions of placements, lets moved tiles come from anywhere (only their letters are
+    counted), and lets a word be placed wherever the board ever allows, not only where the
+    tiles are when it is played.
     """
-    from ..formable import formable_words
+    from ..formable import placements
 
     rules = rules or Rules()
     if remaining is None:
         remaining = layout.tile_mask
+    remaining &= layout.tile_mask
     played = [word.upper() for word in played]
     rounds = len(played)
     letters = "".join(letter for sq, letter in layout.tiles() if remaining >> sq & 1)
@@ -525,47 +583,82 @@ def board_bound(
     counts = letter_counts(letters)
     tables = BoundTables.of(dictionary)
 
-    # Candidate words, as positions in the length-sorted tables.
-    allowed = np.ones(len(dictionary), dtype=np.bool_)
-    if max_moves is not None:
-        allowed &= formable_words(layout, remaining, dictionary, rules, max_moves)
-    for word in played:
-        if word in dictionary:
-            allowed[dictionary.word_id(word)] = False
+    # The words that fit the letters and were not played, by word id.
     stop = int(tables.starts[min(len(letters), _MAX_LENGTH) + 1])
     start = min(int(tables.starts[min(max(rules.min_word_length, 1), _MAX_LENGTH + 1)]), stop)
-    positions = np.arange(start, stop)
-    positions = positions[allowed[tables.word_ids[start:stop]]]
+    fits = (tables.counts[start:stop] <= counts).all(axis=1)
+    wanted = np.zeros(len(dictionary), dtype=np.bool_)
+    wanted[tables.word_ids[start:stop][fits]] = True
+    for word in played:
+        if word in dictionary:
+            wanted[dictionary.word_id(word)] = False
+    if max_moves is None:
+        candidates = np.flatnonzero(wanted)
+    else:
+        column_words, in_place = placements(layout, remaining, dictionary, rules, max_moves, wanted)
+        candidates = np.unique(column_words)
+    positions = tables.position[candidates]
     word_counts = tables.counts[positions].astype(np.int64)
-    fits = (word_counts <= counts).all(axis=1)
-    positions, word_counts = positions[fits], word_counts[fits]
     lengths, vowels = tables.lengths[positions], tables.vowels[positions]
     tallies = (lengths + vowels) * lengths
     points = lengths + vowels
-
     covered = word_counts.sum(axis=0) > 0
     uncovered_tiles = int(counts[~covered].sum())
 
+    # The programmes over words; with the board, the tighter ones over placements.
+    by_word = _Packing(word_counts)
+    packing = by_word
+    if max_moves is not None:
+        squares = [sq for sq, _ in layout.tiles() if remaining >> sq & 1]
+        column_word = np.searchsorted(candidates, column_words)
+        packing = _Packing(word_counts, column_word, in_place, squares)
+
     if_cleared = None
     if uncovered_tiles == 0:
-        best = _lp_maximum(tallies - CLEAR_BONUS_PER_ROUND, word_counts, counts, equal=True)
+        best = packing.maximum(tallies - CLEAR_BONUS_PER_ROUND, counts, equal=True)
         if best is not None:
             if_cleared = CLEAR_BONUS_BASE - CLEAR_BONUS_PER_ROUND * rounds + _floor(best)
             most_words = len(letters) // max(rules.min_word_length, 1)
             if CLEAR_BONUS_PER_ROUND * (rounds + most_words) > CLEAR_BONUS_BASE:
-                plain = _lp_maximum(tallies, word_counts, counts, equal=False)
+                plain = packing.maximum(tallies, counts, equal=False)
+                assert plain is not None
                 if_cleared = max(if_cleared, _floor(plain))
     weight = max(1, uncovered_tiles)
     left_points = len(letters) + int(counts[VOWEL_CODES].sum())
-    best = _lp_maximum(tallies + weight * points, word_counts, counts, equal=False)
-    if_not_cleared = _floor(best - weight * left_points)
+    # The games that do not clear: first over words (fast, and usually far below the cleared
+    # games' bound, which then decides); over placements only when it would matter.
+    if_not_cleared = None
+    for programme in (by_word, packing):
+        best = programme.maximum(tallies + weight * points, counts, equal=False)
+        assert best is not None
+        if_not_cleared = _floor(best - weight * left_points)
+        if if_cleared is not None and if_not_cleared <= if_cleared:
+            break
+    assert if_not_cleared is not None
     future = if_not_cleared if if_cleared is None else max(if_cleared, if_not_cleared)
     return BoardBound(
         word_points + future,
         future,
         max_moves,
-        len(positions),
+        len(candidates),
         int(lengths.max(initial=0)),
         if_cleared,
         if_not_cleared,
     )
+
+
+_START_BOUNDS: OrderedDict[tuple[str, str, Rules, int], BoardBound] = OrderedDict()
+#: Deals whose bound is remembered (a second solve of a deal, say by another strategy in a
+#: bench, then skips the linear programme, about a second).
+START_BOUNDS_KEPT = 64
+
+
+def start_bound(layout: Layout, dictionary: Dictionary, rules: Rules, max_moves: int) -> BoardBound:
+    """:func:`~solver.search.bound.board_bound` of the opening position, remembered."""
+    key = (layout.letters, dictionary.sha256, rules, max_moves)
+    found = _START_BOUNDS.get(key)
+    if found is None:
+        found = _START_BOUNDS[key] = board_bound(layout, dictionary, rules, max_moves)
+        if len(_START_BOUNDS) > START_BOUNDS_KEPT:
+            _START_BOUNDS.popitem(last=False)
+    return found

@@ -35,7 +35,7 @@ import numpy as np
 
 from ..formable import formable_words
 from .base import SearchContext
-from .bound import board_bound
+from .bound import start_bound
 from .dfs import ORDERS, DfsParams, DfsStrategy, _Search
 
 
@@ -83,7 +83,7 @@ class ExactStrategy(DfsStrategy):
 
     def run(self, context: SearchContext) -> None:
         game = context.game
-        root = board_bound(game.layout, game.dictionary, game.rules, game.max_moves)
+        root = start_bound(game.layout, game.dictionary, game.rules, game.max_moves)
         super().run(context)
         assert self.upper_bound is not None
         self.upper_bound = min(self.upper_bound, root.score)

@@ -1,0 +1,89 @@
+"""Benchmark (issue 7): the proven optimum of each small layout, and every strategy's score
+as a fraction of it.
+
+Run with the package installed, on a quiet machine::
+
+    python benchmarks/bench_small.py [--strategies greedy,beam,dfs,nrpa,nmcs]
+        [--time-limits 1,10] [--exact-limit 600] [--workers 2] [--json out.json]
+
+1. Every layout of ``benchmarks/small`` (30 layouts of 12 to 20 tiles, written by
+   ``make_small_suite.py``) is solved with ``exact`` (at most ``--exact-limit`` seconds each):
+   the optimum for the standard class of plays with K = 2, if proven.
+2. Every strategy solves every layout at each time limit (``letterchess bench``'s machinery:
+   one process per solve, ``--workers`` at a time, the layouts searched with seed 0).
+3. It prints, per time limit and strategy, the mean of ``score / optimum`` over the layouts
+   with a proven optimum, the lowest, and on how many it found the optimum; and the root
+   bound (:func:`solver.search.bound.board_bound`) against the optimum.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from pathlib import Path
+
+from solver.bench import BenchSettings, deals_from_folder, run_bench, split_strategies
+from solver.dictionary import Dictionary
+
+SUITE = Path(__file__).resolve().parent / "small"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--strategies", default="greedy,beam,dfs,nrpa,nmcs")
+    parser.add_argument("--time-limits", default="1,10")
+    parser.add_argument("--exact-limit", type=float, default=600.0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--json", dest="json_out", default=None)
+    args = parser.parse_args()
+
+    deals = deals_from_folder(SUITE)
+    words = Dictionary.default().info()
+
+    def bench(strategies: list[str], time_limit: float) -> list:
+        settings = BenchSettings(tuple(strategies), time_limit, None, 2, 0, dictionary=words)
+        return run_bench(deals, settings, workers=args.workers, progress=False).solves
+
+    exact = bench(["exact"], args.exact_limit)
+    optimum = {s.deal: s.score for s in exact if s.record["search"]["proven"]}
+    print("## Optima (exact, K = 2)\n")
+    print("| layout | tiles | optimum | proven | seconds | states | root bound | bound / optimum |")
+    print("|---|---|---|---|---|---|---|---|")
+    for solve in exact:
+        search = solve.record["search"]
+        tiles = sum(1 for c in solve.record["board"] if c.isalpha())
+        root = search["board_bound"]
+        print(
+            f"| {solve.deal} | {tiles} | {solve.score} | {'yes' if search['proven'] else 'no'} "
+            f"| {solve.seconds:.2f} | {solve.states:,} | {root} | {root / solve.score:.3f} |"
+        )
+    roots = [s.record["search"]["board_bound"] / s.score for s in exact if s.deal in optimum]
+    print(
+        f"\n{len(optimum)} of {len(exact)} proven; total {sum(s.seconds for s in exact):.1f} s; "
+        f"root bound / optimum: mean {statistics.fmean(roots):.3f}, max {max(roots):.3f}\n"
+    )
+
+    results = {"optima": {s.deal: s.score for s in exact}, "proven": sorted(optimum)}
+    strategies = split_strategies(args.strategies)
+    print("## Strategies as a fraction of the optimum\n")
+    print("| strategy | seconds | mean score / optimum | lowest | optimum found |")
+    print("|---|---|---|---|---|")
+    for time_limit in (float(t) for t in args.time_limits.split(",")):
+        solves = bench(strategies, time_limit)
+        for strategy in strategies:
+            mine = [s for s in solves if s.strategy == strategy and s.deal in optimum]
+            ratios = [s.score / optimum[s.deal] for s in mine]
+            hits = sum(s.score == optimum[s.deal] for s in mine)
+            print(
+                f"| {strategy} | {time_limit:g} | {statistics.fmean(ratios):.4f} "
+                f"| {min(ratios):.3f} | {hits} / {len(mine)} |",
+                flush=True,
+            )
+            results[f"{strategy}@{time_limit:g}"] = {s.deal: s.score for s in mine}
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(results, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
