@@ -465,7 +465,7 @@ def bound(
     "strategy_spec",
     default="auto",
     show_default=True,
-    help="NAME or NAME:key=value,... : greedy, beam, dfs, nrpa or auto (README, Strategies).",
+    help="NAME or NAME:key=value,... : greedy, beam, dfs, exact, nrpa, nmcs or auto (README, Strategies).",
 )
 @click.option(
     "--time-limit",
@@ -705,8 +705,8 @@ def bench(
 ) -> None:
     """Compare search strategies: solve every deal with every strategy and print, per
     strategy, the mean, median, standard deviation, min and max score, the clear rate, the mean
-    rounds, the mean seconds and the states per second; then each strategy against the first,
-    deal by deal: the mean score difference with a 95 % percentile bootstrap confidence
+    rounds, the mean seconds, the states per second, the mean upper bound of the deals and the
+    mean gap (score / bound); then each strategy against the first, deal by deal: the mean score difference with a 95 % percentile bootstrap confidence
     interval (10,000 resamples, seeded by --seed) and the wins, ties and losses.
 
     Board files are searched with --seed; random deal i has seed SEED * 1000003 + i (so

@@ -525,6 +525,7 @@ def board_bound(
     remaining: int | None = None,
     played: Iterable[str] = (),
     word_points: int = 0,
+    placed: bool = True,
 ) -> BoardBound:
     """An admissible upper bound on the final score of any game from a position, for the
     standard class of plays with move limit ``max_moves`` (or, with ``None``, for any plays).
@@ -532,6 +533,8 @@ def board_bound(
     :param remaining: the tiles still on the board (default: all, the opening position).
     :param played: the words already played (as many rounds as words).
     :param word_points: the points the played words won.
+    :param placed: with a move limit, solve the programmes over placements (below); off, over
+        the formable words only: looser, and about ten times faster.
 
     **Candidates.** A word played from now on fits the letters left (counted with
     multiplicity), has at least ``min_word_length`` letters and was not played before; for
@@ -608,7 +611,7 @@ def board_bound(
     # The programmes over words; with the board, the tighter ones over placements.
     by_word = _Packing(word_counts)
     packing = by_word
-    if max_moves is not None:
+    if max_moves is not None and placed:
         squares = [sq for sq, _ in layout.tiles() if remaining >> sq & 1]
         column_word = np.searchsorted(candidates, column_words)
         packing = _Packing(word_counts, column_word, in_place, squares)
