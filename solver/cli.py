@@ -465,7 +465,8 @@ def bound(
     "strategy_spec",
     default="auto",
     show_default=True,
-    help="NAME or NAME:key=value,... : greedy, beam, dfs, exact, nrpa, nmcs or auto (README, Strategies).",
+    help="NAME or NAME:key=value,... : greedy, beam, dfs, exact, nrpa, nmcs or auto "
+    "(README, Strategies).",
 )
 @click.option(
     "--time-limit",
@@ -706,8 +707,9 @@ def bench(
     """Compare search strategies: solve every deal with every strategy and print, per
     strategy, the mean, median, standard deviation, min and max score, the clear rate, the mean
     rounds, the mean seconds, the states per second, the mean upper bound of the deals and the
-    mean gap (score / bound); then each strategy against the first, deal by deal: the mean score difference with a 95 % percentile bootstrap confidence
-    interval (10,000 resamples, seeded by --seed) and the wins, ties and losses.
+    mean gap (score / bound); then each strategy against the first, deal by deal: the mean
+    score difference with a 95 % percentile bootstrap confidence interval (10,000 resamples,
+    seeded by --seed) and the wins, ties and losses.
 
     Board files are searched with --seed; random deal i has seed SEED * 1000003 + i (so
     --seed 0 gives the deals of seeds 0 to N-1) and is searched with that seed.
