@@ -8,7 +8,8 @@ Run with the package installed, on a quiet machine::
 
 1. Every layout of ``benchmarks/small`` (30 layouts of 12 to 20 tiles, written by
    ``make_small_suite.py``) is solved with ``exact`` (at most ``--exact-limit`` seconds each):
-   the optimum for the standard class of plays with K = 2, if proven.
+   the optimum for the standard class of plays with K = 2, if proven. The proven optima and
+   their games are written to ``benchmarks/small/optima.json`` (the tests read it).
 2. Every strategy solves every layout at each time limit (``letterchess bench``'s machinery:
    one process per solve, ``--workers`` at a time, the layouts searched with seed 0).
 3. It prints, per time limit and strategy, the mean of ``score / optimum`` over the layouts
@@ -27,6 +28,7 @@ from solver.bench import BenchSettings, deals_from_folder, run_bench, split_stra
 from solver.dictionary import Dictionary
 
 SUITE = Path(__file__).resolve().parent / "small"
+OPTIMA = SUITE / "optima.json"
 
 
 def main() -> None:
@@ -36,6 +38,9 @@ def main() -> None:
     parser.add_argument("--exact-limit", type=float, default=600.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", dest="json_out", default=None)
+    parser.add_argument(
+        "--optima-only", action="store_true", help="stop after writing small/optima.json"
+    )
     args = parser.parse_args()
 
     deals = deals_from_folder(SUITE)
@@ -47,6 +52,16 @@ def main() -> None:
 
     exact = bench(["exact"], args.exact_limit)
     optimum = {s.deal: s.score for s in exact if s.record["search"]["proven"]}
+    # The proven optima with their games, which the tests check (tests/test_search_exact.py).
+    OPTIMA.write_text(
+        json.dumps(
+            {s.deal: {"optimum": s.score, "record": s.record} for s in exact if s.deal in optimum},
+            indent=1,
+        )
+        + "\n"
+    )
+    if args.optima_only:
+        return
     print("## Optima (exact, K = 2)\n")
     print("| layout | tiles | optimum | proven | seconds | states | root bound | bound / optimum |")
     print("|---|---|---|---|---|---|---|---|")

@@ -119,6 +119,8 @@ class BenchSettings:
     seed: int
     rules: Rules = field(default_factory=Rules)
     dictionary: dict[str, Any] = field(default_factory=dict)
+    #: Compute each deal's upper bound (once per deal and worker; about a second a deal).
+    bound: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -273,6 +275,7 @@ def run_bench(
                     time_limit=settings.time_limit,
                     max_states=settings.max_states,
                     max_moves=settings.max_moves,
+                    bound=settings.bound,
                     rules=settings.rules.to_dict(),
                     dict_path=absolute_dict,
                     dict_sha256=settings.dictionary["sha256"],

@@ -683,8 +683,14 @@ def _interrupted(message: str) -> click.exceptions.Exit:
     "csv_out",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Write one CSV row per solve: deal, deal_seed, strategy, score, cleared, rounds, "
-    "seconds, states, stopped.",
+    help="Write one CSV row per solve: deal, deal_seed, strategy, score, bound, cleared, "
+    "rounds, seconds, states, stopped.",
+)
+@click.option(
+    "--bound/--no-bound",
+    default=True,
+    show_default=True,
+    help="Compute each deal's upper bound and report the mean gap (about a second a deal).",
 )
 @click.option("--quiet", is_flag=True, help="No progress display.")
 @rule_options
@@ -700,6 +706,7 @@ def bench(
     seed: int,
     json_out: str | None,
     csv_out: str | None,
+    bound: bool,
     quiet: bool,
     dict_path: str | None,
     **options: Any,
@@ -765,6 +772,7 @@ def bench(
         seed=seed,
         rules=rules_from_options(options),
         dictionary=dictionary.info(),
+        bound=bound,
     )
     try:
         report = run_bench(
@@ -843,6 +851,11 @@ def bench(
     default=None,
     help="Draw a histogram of the scores to this PNG file.",
 )
+@click.option(
+    "--bound",
+    is_flag=True,
+    help="Also compute each deal's upper bound (about a second a deal) and the mean gap.",
+)
 @click.option("--quiet", is_flag=True, help="No progress display.")
 @rule_options
 @dict_option
@@ -857,6 +870,7 @@ def distribution(
     scheduler: str | None,
     out: str,
     plot: str | None,
+    bound: bool,
     quiet: bool,
     dict_path: str | None,
     **options: Any,
@@ -878,8 +892,9 @@ def distribution(
     they finished, written whole and synced to disk as soon as the deal is solved:
       {"format": "letterchess/distribution-1", "index": I, "deal_seed": SEED*1000003+I,
        "board": ..., "score": ..., "cleared": ..., "rounds": ..., "seconds": ...,
-       "states": ..., "stopped": ..., "settings": {"strategy", "time_limit", "max_states",
-       "max_moves", "seed", "rules", "dictionary"}, "record": {the game record}}
+       "states": ..., "stopped": ..., "bound": ... (or null), "settings": {"strategy",
+       "time_limit", "max_states", "max_moves", "seed", "rules", "dictionary", "bound"},
+       "record": {the game record}}
     Run the same command again to resume: deals already in the file are skipped; a last line
     cut short by a killed run is cut off and redone. Settings that differ from the file's are
     an error.
@@ -913,6 +928,7 @@ def distribution(
         seed=seed,
         rules=rules_from_options(options),
         dictionary=dictionary.info(),
+        bound=bound,
     )
     try:
         run = run_distribution(

@@ -127,6 +127,8 @@ class Settings:
     :ivar max_moves: the move limit K.
     :ivar seed: the run's seed, from which deal seeds derive (:func:`deal_seed`).
     :ivar dictionary: ``{"name", "words", "sha256"}`` of the word list.
+    :ivar bound: also compute each deal's upper bound (it changes no game, so a run may be
+        resumed with it on or off).
     """
 
     strategy: str
@@ -136,6 +138,7 @@ class Settings:
     seed: int
     rules: Rules = field(default_factory=Rules)
     dictionary: dict[str, Any] = field(default_factory=dict)
+    bound: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -146,6 +149,7 @@ class Settings:
             "seed": self.seed,
             "rules": self.rules.to_dict(),
             "dictionary": self.dictionary,
+            "bound": self.bound,
         }
 
     def conflicts(self, stored: Any) -> list[str]:
@@ -209,6 +213,7 @@ class SolveTask:
     :ivar rules: the rules as a dict (:meth:`Rules.to_dict`).
     :ivar dict_path: the word list file (absolute), ``None`` for the default list.
     :ivar dict_sha256: the word list the run was set up with; a worker whose list differs fails.
+    :ivar bound: also compute the deal's upper bound (about a second for a full deal).
     """
 
     index: int
@@ -221,6 +226,7 @@ class SolveTask:
     rules: dict[str, Any]
     dict_path: str | None
     dict_sha256: str
+    bound: bool = False
 
     def key(self) -> str:
         """A name for the task, the same for the same task on every run (a Dask key)."""
@@ -264,6 +270,7 @@ def solve_task(task: SolveTask) -> dict[str, Any]:
         dictionary=dictionary,
         rules=Rules.from_dict(task.rules),
         max_states=task.max_states,
+        bound=task.bound,
     )
     outcome = solution.outcome
     if outcome.stop_reason == "interrupted":
@@ -465,6 +472,13 @@ class DealResult:
     rounds: int
     seconds: float
     states: int
+    bound: int | None = None
+
+
+def _bound_of(data: dict[str, Any]) -> int | None:
+    """The deal's upper bound in a results line, if it has one (runs with ``--bound``)."""
+    bound = data.get("bound")
+    return bound if isinstance(bound, int) and not isinstance(bound, bool) else None
 
 
 _LINE_FIELDS: dict[str, type | tuple[type, ...]] = {
@@ -668,6 +682,7 @@ def _scan(
                 data["rounds"],
                 float(data["seconds"]),
                 data["states"],
+                _bound_of(data),
             )
     if damaged is not None:
         line, raw, reason = damaged
@@ -737,6 +752,8 @@ class ScoreSummary:
     mean_seconds: float
     seed: int
     resamples: int = BOOTSTRAP_RESAMPLES
+    mean_bound: float | None = None
+    mean_gap: float | None = None
 
 
 def summarise(results: list[DealResult], seed: int) -> ScoreSummary:
@@ -745,6 +762,8 @@ def summarise(results: list[DealResult], seed: int) -> ScoreSummary:
         raise ValueError("no deal to summarise")
     scores = np.array([r.score for r in results], dtype=np.float64)
     low, high = bootstrap_mean_ci(scores, seed)
+    bounds = [r.bound for r in results if r.bound is not None]
+    gaps = [r.score / r.bound for r in results if r.bound is not None and r.bound > 0]
     values = np.percentile(scores, PERCENTILES)
     return ScoreSummary(
         count=len(results),
@@ -757,6 +776,9 @@ def summarise(results: list[DealResult], seed: int) -> ScoreSummary:
         mean_rounds=float(np.mean([r.rounds for r in results])),
         mean_seconds=float(np.mean([r.seconds for r in results])),
         seed=seed,
+        # Only when every deal has its bound (a run with --bound throughout).
+        mean_bound=float(np.mean(bounds)) if len(bounds) == len(results) else None,
+        mean_gap=float(np.mean(gaps)) if len(bounds) == len(results) and gaps else None,
     )
 
 
@@ -764,7 +786,7 @@ def summary_lines(summary: ScoreSummary) -> list[str]:
     """The summary as printed, one statistic per line."""
     n = summary.count
     percentiles = "  ".join(f"{p}th {v:g}" for p, v in summary.percentiles.items())
-    return [
+    lines = [
         f"mean score   {summary.mean:.1f}  (95 % CI {summary.ci_low:.1f} to {summary.ci_high:.1f},"
         f" percentile bootstrap, {summary.resamples:,} resamples, seed {summary.seed})",
         f"percentiles  {percentiles}",
@@ -774,6 +796,10 @@ def summary_lines(summary: ScoreSummary) -> list[str]:
         f"mean rounds  {summary.mean_rounds:.2f}",
         f"mean search  {summary.mean_seconds:.3f} s per deal",
     ]
+    if summary.mean_bound is not None:
+        gap = "" if summary.mean_gap is None else f"; mean score / bound {summary.mean_gap:.3f}"
+        lines.append(f"mean bound   {summary.mean_bound:.1f}{gap}")
+    return lines
 
 
 def plot_histogram(
@@ -954,6 +980,7 @@ def make_task(
         rules=settings.rules.to_dict(),
         dict_path=dict_path,
         dict_sha256=settings.dictionary["sha256"],
+        bound=settings.bound,
     )
 
 
@@ -1010,6 +1037,7 @@ def run_distribution(
                     **{key: result[key] for key in ("score", "cleared", "rounds", "seconds")},
                     "states": result["states"],
                     "stopped": result["stopped"],
+                    "bound": result["bound"],
                     "settings": settings_dict,
                     "record": result["record"],
                 }
@@ -1022,6 +1050,7 @@ def run_distribution(
                     result["rounds"],
                     result["seconds"],
                     result["states"],
+                    result["bound"],
                 )
                 solved += 1
                 bar.advance(result["score"], f"deal {index} (seed {seed}): score {result['score']}")

@@ -53,7 +53,7 @@ BUDGET = 100  # states per deal: greedy never needs as many, so no search is cut
 def reference_score(seed: int, max_moves: int = 2) -> int:
     """The score of the deal of ``seed`` solved here, in this process, as a run would."""
     layout = deal(seed)
-    return solve(layout, "greedy", None, max_moves, seed, max_states=BUDGET).score
+    return solve(layout, "greedy", None, max_moves, seed, max_states=BUDGET, bound=False).score
 
 
 def settings(**changes) -> Settings:
@@ -144,7 +144,9 @@ def test_distribution_file_statistics_and_plot(runner, tmp_path):
             "rules": {"word_shape": "path", "min_word_length": 3, "min_moves": 0,
                       "moves_per_tile": 1},
             "dictionary": Dictionary.default().info(),
+            "bound": False,
         }  # fmt: skip
+        assert line["bound"] is None and "bound" not in line["record"]["search"]
         record = line["record"]
         assert record["result"]["score"] == line["score"]
         assert (record["result"]["cleared"], record["result"]["rounds"]) == (
@@ -183,6 +185,22 @@ def test_distribution_file_statistics_and_plot(runner, tmp_path):
     data = plot.read_bytes()
     assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 10_000
     assert f"Histogram written to {plot}" in out_text
+
+
+def test_with_bound_every_deal_has_its_bound_and_the_mean_gap(runner, tmp_path):
+    out = tmp_path / "results.jsonl"
+    result = invoke(runner, *distribution_args(out, 3, "--workers", 0, "--bound"))
+    assert result.exit_code == 0, result.output
+    lines = read_lines(out)
+    bounds = [line["bound"] for line in lines]
+    assert all(bound >= line["score"] for bound, line in zip(bounds, lines, strict=True))
+    assert [line["record"]["search"]["bound"] for line in lines] == bounds
+    gap = np.mean([line["score"] / line["bound"] for line in lines])
+    assert f"mean bound   {np.mean(bounds):.1f}; mean score / bound {gap:.3f}" in result.stdout
+    # The bound changes no game: the run resumes without it, and the summary then omits it.
+    more = invoke(runner, *distribution_args(out, 4, "--workers", 0))
+    assert more.exit_code == 0, more.output
+    assert "mean bound" not in more.stdout
 
 
 def test_bootstrap_interval():

@@ -1,14 +1,17 @@
 """The ``exact`` strategy: proven optima on small layouts (against a plain exhaustive search),
 the "not proven" flag at the budget, and the bound and gap every solve writes."""
 
+import json
 from pathlib import Path
 
 import pytest
 
 from solver.board import Layout, deal, read_board
 from solver.dictionary import Dictionary
+from solver.record import Record
 from solver.referee import check_record
 from solver.search import StrategyError, parse_strategy
+from solver.search.bound import board_bound
 from solver.search.exact import ExactParams
 from solver.solution import solve
 
@@ -86,3 +89,35 @@ def test_the_bound_can_be_skipped(scowl):
     solution = solve(deal(1), "greedy", time_limit=None, max_states=5, bound=False)
     assert solution.bound is None and solution.gap is None
     assert "bound" not in solution.record.search
+
+
+def _optima():
+    return json.loads((SUITE / "optima.json").read_text())
+
+
+def test_the_small_suite_optima_are_real_games_under_the_bound(scowl):
+    # benchmarks/small/optima.json holds the optimum `exact` proved for each layout of the
+    # suite (benchmarks/bench_small.py) with its game: every game must be legal and score its
+    # optimum, and the bound of every layout must be at least that.
+    optima = _optima()
+    assert sorted(optima) == [path.stem for path in sorted(SUITE.glob("*.txt"))]
+    for name, entry in optima.items():
+        record = Record.from_dict(entry["record"])
+        assert record.board == read_board(str(SUITE / f"{name}.txt"))
+        verdict = check_record(record, scowl)
+        assert verdict.ok, (name, verdict.fault)
+        assert verdict.result.score == entry["optimum"]
+        assert board_bound(record.board, scowl, max_moves=2).score >= entry["optimum"], name
+
+
+@pytest.mark.parametrize("name", ["small-03", "small-12", "small-19", "small-23", "small-28"])
+def test_exact_proves_the_recorded_optimum_again(scowl, name):
+    solution = solve(
+        read_board(str(SUITE / f"{name}.txt")),
+        "exact",
+        time_limit=None,
+        max_states=100_000,
+        dictionary=scowl,
+    )
+    assert solution.record.search["proven"] is True
+    assert solution.score == _optima()[name]["optimum"]
