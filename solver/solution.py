@@ -155,7 +155,8 @@ def solve(
 
     :param board: a layout, or a board as text or a file path (see :func:`read_board`).
     :param strategy: a name such as ``"beam"`` or ``"beam:width=200"``, or a strategy.
-    :param time_limit: seconds; ``None`` for no time limit (then give ``max_states``).
+    :param time_limit: seconds of search; ``None`` for no time limit (then give
+        ``max_states``). The bound, computed after the search, takes its own time.
     :param max_moves: the move limit K of the plays considered (RULES.md section 10).
     :param seed: seeds the strategy's random choices.
     :param max_states: a budget in states; with it the result is the same on every machine.

@@ -28,7 +28,7 @@ import math
 from dataclasses import dataclass
 
 from .base import Line, SearchContext, Strategy, StrategyParams
-from .nrpa import PlayPrior, sample
+from .nrpa import PlayPrior, check_late, sample
 
 
 @dataclass
@@ -43,6 +43,9 @@ class NmcsParams(StrategyParams):
     :ivar window: playouts leave out plays whose value is more than ``window × temperature``
         below the best play's.
     :ivar playout_width: playouts draw from at most this many plays.
+    :ivar late_tiles: in positions with at most this many tiles, the candidates of a turn and
+        of a playout are the ``late_width`` best plays, with no window (0: never).
+    :ivar late_width: the candidates of those positions.
     :ivar hard: the value of a play is its tally plus ``hard`` points per unit of difficulty
         of the hard letters it takes (see :data:`solver.search.nrpa.HARD_LETTERS`).
     """
@@ -53,6 +56,8 @@ class NmcsParams(StrategyParams):
     window: float = 6.0
     playout_width: int = 1000
     hard: float = 20.0
+    late_tiles: int = 0
+    late_width: int = 64
 
     def __post_init__(self) -> None:
         if self.level < 1:
@@ -67,6 +72,7 @@ class NmcsParams(StrategyParams):
             raise ValueError(f"window must be >= 0, not {self.window}")
         if self.hard < 0:
             raise ValueError(f"hard must be >= 0, not {self.hard}")
+        check_late(self.late_tiles, self.late_width)
 
 
 class _Stopped(Exception):
@@ -82,9 +88,10 @@ class _Search:
         self.params = params
         layout = context.game.layout
         temperature = params.temperature or 1.0
-        self.branches = PlayPrior(layout, params.width, temperature, math.inf, params.hard)
+        late = {"late_tiles": params.late_tiles, "late_width": params.late_width}
+        self.branches = PlayPrior(layout, params.width, temperature, math.inf, params.hard, **late)
         self.playout_prior = PlayPrior(
-            layout, params.playout_width, temperature, params.window, params.hard
+            layout, params.playout_width, temperature, params.window, params.hard, **late
         )
         self.playouts = 0
 
@@ -92,7 +99,13 @@ class _Search:
         """Double the candidates of a turn."""
         old = self.branches
         self.branches = PlayPrior(
-            self.context.game.layout, old.width * 2, old.temperature, math.inf, self.params.hard
+            self.context.game.layout,
+            old.width * 2,
+            old.temperature,
+            math.inf,
+            self.params.hard,
+            late_tiles=old.late_tiles,
+            late_width=old.late_width,
         )
 
     def playout(self, line: Line) -> Line:

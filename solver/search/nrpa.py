@@ -85,6 +85,9 @@ class NrpaParams(StrategyParams):
         of the hard letters it takes (:data:`HARD_LETTERS`); 0 for the tally alone.
     :ivar code: what the weights are learned for: ``play`` (word and tiles), ``tiles`` or
         ``word``.
+    :ivar late_tiles: in positions with at most this many tiles, the candidates are the
+        ``late_width`` best plays, with no window (0: never).
+    :ivar late_width: the candidates of those positions.
     """
 
     level: int = 1
@@ -95,6 +98,8 @@ class NrpaParams(StrategyParams):
     width: int = 12
     hard: float = 15.0
     code: str = "play"
+    late_tiles: int = 0
+    late_width: int = 64
 
     def __post_init__(self) -> None:
         if self.level < 1:
@@ -113,6 +118,15 @@ class NrpaParams(StrategyParams):
             raise ValueError(f"hard must be >= 0, not {self.hard}")
         if self.code not in CODES:
             raise ValueError(f"code must be one of {', '.join(CODES)}, not {self.code!r}")
+        check_late(self.late_tiles, self.late_width)
+
+
+def check_late(late_tiles: int, late_width: int) -> None:
+    """Check the late-widening parameters shared by ``nrpa`` and ``nmcs``."""
+    if late_tiles < 0:
+        raise ValueError(f"late_tiles must be >= 0, not {late_tiles}")
+    if late_width < 1:
+        raise ValueError(f"late_width must be >= 1, not {late_width}")
 
 
 class _Stopped(Exception):
@@ -137,8 +151,9 @@ class PlayPrior:
 
     The *value* of a play is its tally plus ``hard`` times the difficulty of the hard letters it
     takes (:data:`HARD_LETTERS`). The candidates are the ``width`` best plays by value, down to
-    ``window × temperature`` points below the best; a candidate's bias is its value minus the
-    best value, over ``temperature``.
+    ``window × temperature`` points below the best (in positions with at most ``late_tiles``
+    tiles: the ``late_width`` best, however far below); a candidate's bias is its value minus
+    the best value, over ``temperature``.
     """
 
     def __init__(
@@ -149,8 +164,12 @@ class PlayPrior:
         window: float,
         hard: float,
         code: str = "play",
+        late_tiles: int = 0,
+        late_width: int = 0,
     ) -> None:
         self.width = width
+        self.late_tiles = late_tiles
+        self.late_width = late_width
         self.temperature = temperature
         self.window = window
         self.code = code
@@ -171,18 +190,22 @@ class PlayPrior:
         memo = self._memo.get(mask)
         if memo is not None and memo[0]() is plays:
             return memo[1]
+        width, window = self.width, self.window
+        if mask.bit_count() <= self.late_tiles:
+            # Near the end a short, low-scoring word is often what clears the board.
+            width, window = max(width, self.late_width), math.inf
         values = plays.scores.astype(np.float64)
         hard = [(sq, bias) for sq, bias in self.hard_squares if mask >> sq & 1]
         if hard:
             for sq, bias in hard:
                 values += bias * ((plays.tiles >> sq) & 1)
             # Stable, so that ties keep the plays' own order (tally, word id, tiles).
-            order = np.argsort(-values, kind="stable")[: self.width]
+            order = np.argsort(-values, kind="stable")[:width]
         else:
-            order = np.arange(min(len(plays), self.width))
+            order = np.arange(min(len(plays), width))
         values = values[order]
         best = float(values[0])
-        order = order[values >= best - self.window * self.temperature]
+        order = order[values >= best - window * self.temperature]
         inverse = 1.0 / self.temperature
         biases = [(value - best) * inverse for value in values[: len(order)].tolist()]
         words = plays.word_ids[order].tolist()
@@ -244,6 +267,8 @@ class _Search:
             params.window,
             params.hard,
             params.code,
+            params.late_tiles,
+            params.late_width,
         )
         self.playouts = 0
 
