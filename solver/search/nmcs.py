@@ -34,7 +34,8 @@ from .nrpa import PlayPrior, check_late, sample
 @dataclass
 class NmcsParams(StrategyParams):
     """Parameters of :class:`NmcsStrategy`. The defaults were tuned on the 20 benchmark deals
-    at K = 2 with budgets of 1 and 10 seconds.
+    at K = 2 with budgets of 1 and 10 seconds; ``late_tiles`` and ``late_width`` on those and
+    the 30 small layouts of ``benchmarks/small`` at 1 second (``benchmarks/README.md``).
 
     :ivar level: the nesting level of each search (1: a playout after each candidate).
     :ivar width: the candidates of a turn: its ``width`` best plays by value.
@@ -56,8 +57,8 @@ class NmcsParams(StrategyParams):
     window: float = 6.0
     playout_width: int = 1000
     hard: float = 20.0
-    late_tiles: int = 0
-    late_width: int = 64
+    late_tiles: int = 12
+    late_width: int = 1000
 
     def __post_init__(self) -> None:
         if self.level < 1:

@@ -70,7 +70,8 @@ CODES = ("play", "tiles", "word")
 @dataclass
 class NrpaParams(StrategyParams):
     """Parameters of :class:`NrpaStrategy`. The defaults were tuned on the 20 benchmark deals
-    at K = 2 with budgets of 1 and 10 seconds.
+    at K = 2 with budgets of 1 and 10 seconds; ``late_tiles`` and ``late_width`` on those and
+    the 30 small layouts of ``benchmarks/small`` at 1 second (``benchmarks/README.md``).
 
     :ivar level: the nesting level of each search (1: ``iterations`` playouts, adapting the
         policy after each).
@@ -98,7 +99,7 @@ class NrpaParams(StrategyParams):
     width: int = 12
     hard: float = 15.0
     code: str = "play"
-    late_tiles: int = 0
+    late_tiles: int = 20
     late_width: int = 64
 
     def __post_init__(self) -> None:
