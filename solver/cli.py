@@ -446,8 +446,10 @@ def bound(
     cleared = "impossible" if result.if_cleared is None else f"{result.if_cleared:>5}"
     click.echo(f"  to come if cleared   {cleared}")
     click.echo(f"  to come otherwise    {result.if_not_cleared:>5}")
+    placed = f"; {result.placements:,} placements" if result.placements else ""
     click.echo(
-        f"  candidate words      {result.candidates:>5,} (longest: {result.longest} letters)"
+        f"  candidate words      {result.candidates:>5,} (longest: {result.longest} letters"
+        f"{placed})"
     )
 
 

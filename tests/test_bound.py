@@ -188,3 +188,15 @@ def test_the_empty_board_is_worth_its_bonus(scowl):
     )
     found = board_bound(layout, scowl, Rules(), 2, 0, ["CAT"], 12)
     assert found.future == 190 and found.score == 202
+
+
+def test_too_many_placements_fall_back_to_words(scowl, monkeypatch):
+    from solver.search import bound as bound_module
+
+    placed = board_bound(deal(4), scowl, max_moves=2)
+    words = board_bound(deal(4), scowl, max_moves=2, placed=False)
+    monkeypatch.setattr(bound_module, "MAX_PLACEMENTS", placed.placements - 1)
+    capped = board_bound(deal(4), scowl, max_moves=2)
+    assert placed.placements > 0 and words.placements == 0
+    assert capped == words
+    assert words.score >= placed.score

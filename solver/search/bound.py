@@ -407,6 +407,12 @@ def upper_bound(
 # --- The bound of a position on the board: formable words and a linear programme -----------
 
 
+#: Above this many placements :func:`board_bound` solves its programmes over the candidate
+#: words instead: looser, but the programme over placements would take several seconds (a full
+#: deal has about 50,000 placements at K = 2, 170,000 at K = 3).
+MAX_PLACEMENTS = 100_000
+
+
 @dataclass(frozen=True)
 class BoardBound:
     """An admissible upper bound on the final score of a game from a position, as computed by
@@ -423,6 +429,8 @@ class BoardBound:
     :ivar if_cleared: the bound on ``future`` over the games that clear the board, or ``None``
         if none can (some letter is in no candidate, or the letters split into no candidates).
     :ivar if_not_cleared: the bound on ``future`` over the games that do not clear it.
+    :ivar placements: the placements the programmes were solved over (0: over the candidate
+        words, with no tile constraints; see :data:`MAX_PLACEMENTS`).
     """
 
     score: int
@@ -432,6 +440,7 @@ class BoardBound:
     longest: int
     if_cleared: int | None
     if_not_cleared: int
+    placements: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """The bound and its parts, as written by ``letterchess bound --json``."""
@@ -533,8 +542,9 @@ def board_bound(
     :param remaining: the tiles still on the board (default: all, the opening position).
     :param played: the words already played (as many rounds as words).
     :param word_points: the points the played words won.
-    :param placed: with a move limit, solve the programmes over placements (below); off, over
-        the formable words only: looser, and about ten times faster.
+    :param placed: with a move limit, solve the programmes over placements (below), unless
+        there are more than :data:`MAX_PLACEMENTS`; off, over the formable words only: looser,
+        and about three times faster.
 
     **Candidates.** A word played from now on fits the letters left (counted with
     multiplicity), has at least ``min_word_length`` letters and was not played before; for
@@ -582,7 +592,7 @@ def board_bound(
     letters = "".join(letter for sq, letter in layout.tiles() if remaining >> sq & 1)
     if not letters:  # the game is over, the board cleared
         bonus = clear_bonus(rounds)
-        return BoardBound(word_points + bonus, bonus, max_moves, 0, 0, bonus, bonus)
+        return BoardBound(word_points + bonus, bonus, max_moves, 0, 0, bonus, bonus, 0)
     counts = letter_counts(letters)
     tables = BoundTables.of(dictionary)
 
@@ -611,7 +621,8 @@ def board_bound(
     # The programmes over words; with the board, the tighter ones over placements.
     by_word = _Packing(word_counts)
     packing = by_word
-    if max_moves is not None and placed:
+    placed = placed and max_moves is not None and len(column_words) <= MAX_PLACEMENTS
+    if placed:
         squares = [sq for sq, _ in layout.tiles() if remaining >> sq & 1]
         column_word = np.searchsorted(candidates, column_words)
         packing = _Packing(word_counts, column_word, in_place, squares)
@@ -647,6 +658,7 @@ def board_bound(
         int(lengths.max(initial=0)),
         if_cleared,
         if_not_cleared,
+        len(column_words) if placed else 0,
     )
 
 
