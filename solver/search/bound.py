@@ -483,7 +483,8 @@ class _Packing:
         self.column_word = column_word
         columns = len(column_word)
         self.letters = csr_matrix(word_counts[column_word].T.astype(np.float64))
-        self.limits = None
+        # Rows "at most 1": each in-place tile, each word (none with words as columns).
+        self.limits = csr_matrix((0, columns))
         if in_place is not None:
             squares = np.fromiter(squares, dtype=np.int64)
             uses = (in_place[None, :] >> squares[:, None]) & 1
@@ -491,6 +492,7 @@ class _Packing:
                 (np.ones(columns), (column_word, np.arange(columns))), shape=(words, columns)
             )
             self.limits = vstack([csr_matrix(uses.astype(np.float64)), each_word]).tocsr()
+        self.at_most = vstack([self.letters, self.limits]).tocsr()
 
     def maximum(self, word_values: np.ndarray, counts: np.ndarray, equal: bool) -> float | None:
         """The maximum of the chosen columns' ``word_values``; ``None`` if no choice meets the
@@ -500,18 +502,15 @@ class _Packing:
         values = word_values[self.column_word].astype(np.float64)
         if len(values) == 0:
             return None if equal and counts.any() else 0.0
-        rhs = counts.astype(np.float64)
-        kwargs: dict[str, Any] = {"A_eq": self.letters, "b_eq": rhs} if equal else {}
+        letters = counts.astype(np.float64)
+        ones = np.ones(self.limits.shape[0])
+        kwargs: dict[str, Any]
         if not equal:
-            kwargs = {"A_ub": self.letters, "b_ub": rhs}
-        if self.limits is not None:
-            ones = np.ones(self.limits.shape[0])
-            if equal:
-                kwargs.update(A_ub=self.limits, b_ub=ones)
-            else:
-                from scipy.sparse import vstack
-
-                kwargs.update(A_ub=vstack([self.letters, self.limits]), b_ub=np.r_[rhs, ones])
+            kwargs = {"A_ub": self.at_most, "b_ub": np.r_[letters, ones]}
+        elif len(ones):
+            kwargs = {"A_eq": self.letters, "b_eq": letters, "A_ub": self.limits, "b_ub": ones}
+        else:
+            kwargs = {"A_eq": self.letters, "b_eq": letters}
         result = linprog(-values, bounds=(0, 1), method="highs", **kwargs)
         if result.status == 2:  # infeasible
             return None
