@@ -48,6 +48,9 @@ from .squares import (
     Bitboard,
 )
 
+#: Room for the placements of a first walk (a full deal has about 250,000 at K = 2, duplicates
+#: included); a walk that finds more is run again with room for all.
+FIRST_CAPACITY = 1 << 18
 #: Paths never get longer than the grid has squares.
 _MAX_DEPTH = NUM_SQUARES
 
@@ -194,7 +197,7 @@ def formable_words(
     The letters are not counted: a marked word may need more of a letter than is left.
     """
     wanted = np.ones(len(dictionary), dtype=np.bool_)
-    formable, _, _ = _walk(layout, remaining, dictionary, rules, max_moves, wanted, 0)
+    formable, _, _, _ = _walk(layout, remaining, dictionary, rules, max_moves, wanted, 0)
     return formable
 
 
@@ -224,14 +227,13 @@ def placements(
     every in-place square is in place in the play; otherwise they are all among the squares
     the sure squares leave out.
     """
-    capacity = 1 << 18
-    while True:
-        _, words, in_place = _walk(
-            layout, remaining, dictionary, rules, max_moves, wanted, capacity
+    _, words, in_place, found = _walk(
+        layout, remaining, dictionary, rules, max_moves, wanted, FIRST_CAPACITY
+    )
+    if found > len(words):  # the kernel counts on when full: run it again with room for all
+        _, words, in_place, _ = _walk(
+            layout, remaining, dictionary, rules, max_moves, wanted, found
         )
-        if words is not None:
-            break
-        capacity *= 4
     pairs = np.unique(np.stack([words, in_place], axis=1), axis=0)
     return pairs[:, 0].copy(), pairs[:, 1].copy()
 
@@ -244,9 +246,9 @@ def _walk(
     max_moves: int,
     wanted: np.ndarray,
     capacity: int,
-) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
-    """Run the kernel: the formable flags, and the placements found (``None`` if more than
-    ``capacity``)."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Run the kernel: the formable flags, the first ``capacity`` placements found (words and
+    sure squares) and how many were found in all."""
     if max_moves < 0:
         raise ValueError(f"max_moves must be >= 0, not {max_moves}")
     arrays = dictionary.arrays
@@ -267,6 +269,5 @@ def _walk(
         words,
         in_place,
     )
-    if found > capacity:
-        return formable, None, None
-    return formable, words[:found], in_place[:found]
+    kept = min(found, capacity)
+    return formable, words[:kept], in_place[:kept], found

@@ -200,3 +200,15 @@ def test_too_many_placements_fall_back_to_words(scowl, monkeypatch):
     assert placed.placements > 0 and words.placements == 0
     assert capped == words
     assert words.score >= placed.score
+
+
+def test_placements_survive_a_full_first_walk(scowl, monkeypatch):
+    import solver.formable as formable_module
+
+    layout = Layout.from_line(SMALL_BOARDS[3])
+    wanted = np.ones(len(scowl), dtype=np.bool_)
+    roomy = placements(layout, layout.tile_mask, scowl, Rules(), 2, wanted)
+    monkeypatch.setattr(formable_module, "FIRST_CAPACITY", 3)
+    cramped = placements(layout, layout.tile_mask, scowl, Rules(), 2, wanted)
+    assert len(roomy[0]) > 3
+    assert all(np.array_equal(a, b) for a, b in zip(roomy, cramped, strict=True))
