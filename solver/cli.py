@@ -93,6 +93,29 @@ def max_moves_option(command: Callable[..., Any]) -> Callable[..., Any]:
     )(command)
 
 
+def random_deal_option(verb: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--random SEED``: the standard deal of a seed instead of a BOARD; ``verb`` starts the
+    help ("Solve", "Bound")."""
+    return click.option(
+        "--random",
+        "random_seed",
+        type=click.IntRange(min=0),
+        default=None,
+        help=f"{verb} the standard deal of this seed (the board of `letterchess generate --seed`).",
+    )
+
+
+def after_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--after RECORD``: start from the end of a game record (see :func:`_position_of`)."""
+    return click.option(
+        "--after",
+        "record_path",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help=help_text,
+    )
+
+
 def rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The variant options of RULES.md; each defaults to ``None`` (the standard rule, or the
     record's when one is given) so that a command can tell whether it was set."""
@@ -306,13 +329,7 @@ def _position_of(
 
 @cli.command()
 @click.argument("board_spec", metavar="[BOARD]", required=False)
-@click.option(
-    "--after",
-    "record_path",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Start from the position at the end of this game record (a hint in mid-game).",
-)
+@after_option("Start from the position at the end of this game record (a hint in mid-game).")
 @max_moves_option
 @click.option(
     "--top", type=click.IntRange(min=1), default=20, show_default=True, help="Plays to list."
@@ -373,20 +390,8 @@ def plays(
 
 @cli.command()
 @click.argument("board_spec", metavar="[BOARD]", required=False)
-@click.option(
-    "--random",
-    "random_seed",
-    type=click.IntRange(min=0),
-    default=None,
-    help="Bound the standard deal of this seed (the board of `letterchess generate --seed`).",
-)
-@click.option(
-    "--after",
-    "record_path",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Bound the rest of this game record: its points so far plus what can follow.",
-)
+@random_deal_option("Bound")
+@after_option("Bound the rest of this game record: its points so far plus what can follow.")
 @max_moves_option
 @click.option(
     "--unrestricted",
@@ -455,13 +460,7 @@ def bound(
 
 @cli.command()
 @click.argument("board_spec", metavar="[BOARD]", required=False)
-@click.option(
-    "--random",
-    "random_seed",
-    type=click.IntRange(min=0),
-    default=None,
-    help="Solve the standard deal of this seed (the board of `letterchess generate --seed`).",
-)
+@random_deal_option("Solve")
 @click.option(
     "--strategy",
     "strategy_spec",
