@@ -111,8 +111,11 @@ from typing import NamedTuple
 
 import marisa_trie
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.extending import intrinsic
+
+from .cache import cache_dir
+from .kernels.jit import kernel
 
 __all__ = [
     "CACHE_FORMAT",
@@ -201,7 +204,7 @@ def _popcount(typingctx, x):
     return sig, codegen
 
 
-@njit(cache=True)
+@kernel
 def _child(nodes, node, code):
     """The child of ``node`` along letter ``code``, or -1 if there is none.
 
@@ -215,25 +218,25 @@ def _child(nodes, node, code):
     return (packed >> _FIRST_SHIFT) + _popcount(packed & (bit - 1))
 
 
-@njit(cache=True)
+@kernel
 def _child_mask(nodes, node):
     """The letters that can follow ``node``'s prefix, as a 26-bit mask (bit 0 = ``a``)."""
     return nodes[node] & _MASK_BITS
 
 
-@njit(cache=True)
+@kernel
 def _is_word(nodes, node):
     """Whether ``node``'s prefix is a word (reads only ``nodes``, not ``word_ids``)."""
     return (nodes[node] & _WORD_BIT) != 0
 
 
-@njit(cache=True)
+@kernel
 def _word_id_at(word_ids, node):
     """The id of the word ending at ``node``, or -1 if its prefix is not a word."""
     return word_ids[node]
 
 
-@njit(cache=True)
+@kernel
 def _walk(nodes, codes):
     """The node reached from the root along ``codes`` (an int array of 0..25), or -1."""
     node = ROOT
@@ -244,7 +247,7 @@ def _walk(nodes, codes):
     return node
 
 
-@njit(cache=True)
+@kernel
 def _lookup(nodes, word_ids, codes):
     """The id of the word spelt by ``codes``, or -1 if it is not in the dictionary."""
     node = _walk(nodes, codes)
@@ -369,21 +372,6 @@ def _skipped_summary(skipped: list[tuple[int, str]], limit: int = 3) -> str:
 
 # ---------------------------------------------------------------------------------------
 # Cache
-
-
-def cache_dir() -> Path:
-    """The directory for cached dictionaries (it may not exist yet).
-
-    ``$LETTERCHESS_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/letterchess``, else
-    ``~/.cache/letterchess``.
-    """
-    explicit = os.environ.get("LETTERCHESS_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    # The XDG spec says to ignore a relative XDG_CACHE_HOME.
-    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
-    return base / "letterchess"
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

@@ -32,10 +32,10 @@ letter (so one tile may stand for two wild letters), hence "could ever".
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .board import Layout
 from .dictionary import ROOT, Dictionary, _child, _child_mask, _is_word, _popcount, _word_id_at
+from .kernels.jit import kernel
 from .movegen import layout_codes
 from .rules import VOWELS, Rules
 from .squares import (
@@ -55,7 +55,7 @@ FIRST_CAPACITY = 1 << 18
 _MAX_DEPTH = NUM_SQUARES
 
 
-@njit(cache=True)
+@kernel
 def _walk_paths(
     codes,
     remaining,

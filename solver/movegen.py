@@ -41,10 +41,10 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from .board import Layout
 from .dictionary import ROOT, Dictionary, _child, _child_mask, _is_word, _popcount, _word_id_at
+from .kernels.jit import kernel
 from .play import Play, canonical_plays
 from .rules import Rules
 from .squares import (
@@ -88,17 +88,17 @@ class RawPlays(NamedTuple):
         return RawPlays(*(array[rows] for array in self))
 
 
-@njit(cache=True)
+@kernel
 def _lowest_square(mask):
     return _popcount((mask & -mask) - 1)
 
 
-@njit(cache=True)
+@kernel
 def _is_vowel_code(code):
     return code == 0 or code == 4 or code == 8 or code == 14 or code == 20
 
 
-@njit(cache=True)
+@kernel
 def _reach_tables(codes, remaining, max_moves):
     """``reach[sq]``: tiles that could move to the empty square ``sq`` this turn (see the module
     docstring); 0 for occupied squares."""
@@ -128,7 +128,7 @@ def _reach_tables(codes, remaining, max_moves):
     return reach
 
 
-@njit(cache=True)
+@kernel
 def _order_is_legal(codes, remaining, origins, targets, order, count):
     board = remaining
     for i in range(count):
@@ -140,7 +140,7 @@ def _order_is_legal(codes, remaining, origins, targets, order, count):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _next_permutation(order, count):
     """Step ``order[:count]`` to the next permutation in lexicographic order; False after the
     last one."""
@@ -157,7 +157,7 @@ def _next_permutation(order, count):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _legal_order(codes, remaining, origins, targets, count, order, rank, sorted_moves):
     """Sort the moves by ``(from, to)``, then find their first legal permutation; it is left in
     ``order[:count]`` (indices into ``origins``/``targets``). False if none is legal.
@@ -203,7 +203,7 @@ _COL_WORD, _COL_TILES, _COL_SCORE, _COL_LENGTH, _COL_MOVES = 0, 1, 2, 3, 4
 _HEAD_COLUMNS = 5
 
 
-@njit(cache=True)
+@kernel
 def _write_row(out, row, word_id, tiles, score, path_square, depth, origins, targets, order, count):
     head, body = out
     head[row, _COL_WORD] = word_id
@@ -219,7 +219,7 @@ def _write_row(out, row, word_id, tiles, score, path_square, depth, origins, tar
         body[row, moves_at + 2 * i + 1] = targets[order[i]]
 
 
-@njit(cache=True)
+@kernel
 def _emit_assignments(
     codes,
     remaining,
@@ -347,7 +347,7 @@ def _emit_assignments(
     return found
 
 
-@njit(cache=True)
+@kernel
 def _generate(
     codes,
     remaining,

@@ -73,10 +73,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from ..board import Layout
 from ..dictionary import _FIRST_SHIFT, _MASK_BITS, _WORD_BIT, ROOT, Dictionary, _popcount
+from ..kernels.jit import kernel
 from ..rules import CLEAR_BONUS_BASE, CLEAR_BONUS_PER_ROUND, VOWELS, Rules, clear_bonus
 
 #: Letter codes (A = 0) of the vowels.
@@ -91,7 +91,7 @@ _IS_VOWEL = np.zeros(26, dtype=np.int64)
 _IS_VOWEL[VOWEL_CODES] = 1
 
 
-@njit(cache=True)
+@kernel
 def _word_tables(nodes, word_ids, words, is_vowel):
     """Every word's length, vowel count, letter mask and letter counts (``uint8``, saturating at
     255: such a word never fits anyway), indexed by word id, read off the kernel trie."""
@@ -131,7 +131,7 @@ def _word_tables(nodes, word_ids, words, is_vowel):
     return lengths, vowels, masks, counts
 
 
-@njit(cache=True)
+@kernel
 def _fit_scan(lengths, vowels, masks, counts, start, stop, avail, excluded, shapes):
     """Count the fitting words by shape into ``shapes``, reading the words ``start:stop`` of
     the length-sorted arrays one by one (fast when many letters are left).
@@ -165,7 +165,7 @@ def _fit_scan(lengths, vowels, masks, counts, start, stop, avail, excluded, shap
     return covered, longest
 
 
-@njit(cache=True)
+@kernel
 def _fit_walk(nodes, word_ids, position, avail, excluded, min_length, is_vowel, shapes):
     """Same as :func:`_fit_scan`, by walking the dictionary's trie along the available letters
     only (fast when few letters are left: it visits only the prefixes that fit)."""
@@ -215,7 +215,7 @@ def _fit_walk(nodes, word_ids, position, avail, excluded, min_length, is_vowel, 
     return covered, longest
 
 
-@njit(cache=True)
+@kernel
 def _pack(shapes, longest, nv, nc):
     """The best packing ``table[a, b]`` with at most ``a`` vowels and ``b`` consonants, each
     shape used at most ``shapes[length, vowels]`` times: a bounded knapsack, each shape split

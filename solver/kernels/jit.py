@@ -1,0 +1,78 @@
+"""``@kernel``: numba's ``njit``, cached in a per-user folder instead of the package.
+
+numba's own ``cache=True`` writes the compiled code next to the source, into
+``solver/__pycache__``. That breaks two kinds of installation: a read-only one (a system or
+container image) recompiles every kernel on every run, silently, and a writable one is left with
+files pip does not know about, which survive ``pip uninstall`` and turn ``solver/`` into a
+namespace package that hides any later install. So every kernel is cached under
+:func:`kernel_cache_dir` instead: ``$LETTERCHESS_KERNEL_CACHE_DIR`` if set, else a folder of
+:func:`solver.cache.cache_dir` named after the package, Python and numba versions (a new release
+never reads an old one's code). If that folder cannot be written, kernels are compiled in memory
+on every run, and nothing is written anywhere.
+
+Only our own kernels are affected: numba's ``config.CACHE_DIR`` is set while one of them is
+decorated (numba fixes a function's cache folder then) and put back at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from functools import cache
+from pathlib import Path
+from typing import TypeVar
+
+import numba
+from numba.core import config as numba_config
+
+from ..cache import cache_dir
+
+__all__ = ["kernel", "kernel_cache_dir"]
+
+F = TypeVar("F", bound=Callable[..., object])
+
+
+def _package_version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+@cache
+def kernel_cache_dir() -> Path | None:
+    """The folder compiled kernels are cached in, or ``None`` if it cannot be written."""
+    explicit = os.environ.get("LETTERCHESS_KERNEL_CACHE_DIR")
+    if explicit:
+        folder = Path(explicit)
+    else:
+        python = f"py{sys.version_info.major}{sys.version_info.minor}"
+        name = f"kernels-{_package_version()}-{python}-numba{numba.__version__}"
+        folder = cache_dir() / name
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError:
+        return None
+    return folder
+
+
+def kernel(func: F) -> F:
+    """Compile ``func`` with ``numba.njit``, cached in :func:`kernel_cache_dir`."""
+    folder = kernel_cache_dir()
+    if folder is None:
+        return numba.njit(func)  # type: ignore[no-any-return]
+    with _numba_cache_dir(str(folder)):
+        return numba.njit(cache=True)(func)  # type: ignore[no-any-return]
+
+
+@contextlib.contextmanager
+def _numba_cache_dir(folder: str) -> Iterator[None]:
+    saved = numba_config.CACHE_DIR
+    numba_config.CACHE_DIR = folder
+    try:
+        yield
+    finally:
+        numba_config.CACHE_DIR = saved
