@@ -18,10 +18,10 @@ from __future__ import annotations
 import string
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
+from .inputs import MAX_BAG_TILES, MAX_BOARD_BYTES, is_file_path, read_text
 from .squares import FILE_NAMES, HEIGHT, NUM_SQUARES, WIDTH, Bitboard, Square, square_name
 
 EMPTY = "."
@@ -165,21 +165,31 @@ def read_board(spec: str) -> Layout:
 
     :raises BoardError: if ``spec`` is neither a readable board file nor a well-formed board.
     """
-    path = Path(spec)
-    # A one-line board has exactly 8 '/', which a file name almost never has; a board with the
-    # wrong number of rows is reported as a missing file, with the reminder of the board form.
-    if "\n" in spec or (spec.count("/") == HEIGHT - 1 and not path.exists()):
+    if not spec.strip():
+        raise BoardError("an empty board: give a board file or a one-line board")
+    if "\n" in spec or (not is_file_path(spec) and _looks_like_line_board(spec)):
         return Layout.parse(spec)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(spec, "board file", MAX_BOARD_BYTES)
     except FileNotFoundError:
         raise BoardError(
             f"{spec}: no such board file, and not a board either "
             f"(a one-line board is {HEIGHT} rows of {WIDTH} squares joined by '/')"
         ) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise BoardError(f"{spec}: cannot read board file ({error})") from None
+    except OSError as error:
+        raise BoardError(str(error)) from None
     return Layout.parse(text, source=spec)
+
+
+def _looks_like_line_board(spec: str) -> bool:
+    """Whether ``spec`` was meant as a one-line board, even a malformed one (so that the error
+    says what is wrong with the board, not that no file has that name): several rows of
+    letters and dots joined by ``/``."""
+    rows = spec.strip().split("/")
+    return len(rows) >= 4 and all(row and set(row) <= _BOARD_CHARACTERS for row in rows)
+
+
+_BOARD_CHARACTERS = frozenset(string.ascii_letters + EMPTY)
 
 
 def _standard_pattern() -> Layout:
@@ -211,9 +221,9 @@ def read_bag(path: str) -> dict[str, int]:
     :raises BoardError: naming the file and line of the first bad line.
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise BoardError(f"{path}: cannot read letters file ({error})") from None
+        text = read_text(path, "letters file", MAX_BOARD_BYTES)
+    except OSError as error:
+        raise BoardError(str(error)) from None
     bag: dict[str, int] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
@@ -229,6 +239,11 @@ def read_bag(path: str) -> dict[str, int]:
             raise BoardError(f"{path} line {number}: expected 'LETTER COUNT', found {raw!r}")
         letter = parts[0].upper()
         bag[letter] = bag.get(letter, 0) + int(parts[1])
+        if sum(bag.values()) > MAX_BAG_TILES:
+            raise BoardError(
+                f"{path} line {number}: more than {MAX_BAG_TILES:,} tiles in the bag "
+                f"(a deal draws {NUM_SQUARES} at most)"
+            )
     if not any(bag.values()):
         raise BoardError(f"{path}: the letters file names no tiles")
     return bag

@@ -115,6 +115,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from .cache import cache_dir
+from .inputs import MAX_WORD_LIST_BYTES, read_bytes
 from .kernels.jit import kernel
 
 __all__ = [
@@ -350,9 +351,13 @@ def _decode(raw: bytes, origin: str) -> str:
     """Text of a word-list file: gunzip if gzip-compressed, UTF-8 (with or without BOM)."""
     if raw[:2] == b"\x1f\x8b":
         try:
-            raw = gzip.decompress(raw)
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as unzipped:
+                # Read one byte past the cap, so that a gzip bomb cannot fill the memory.
+                raw = unzipped.read(MAX_WORD_LIST_BYTES + 1)
         except (OSError, EOFError) as error:
             raise DictionaryError(f"{origin}: not a valid gzip file ({error})") from None
+        if len(raw) > MAX_WORD_LIST_BYTES:
+            raise DictionaryError(f"{origin}: unzips to more than a word list can hold")
     # Undecodable bytes become U+FFFD, so such a line is skipped and reported like any
     # other line with a character outside a-z, instead of failing the whole file.
     return raw.decode("utf-8-sig", errors="replace")
@@ -531,12 +536,11 @@ class Dictionary:
 
         :raises DictionaryError: if the file cannot be read or has no usable word.
         """
-        path = Path(path)
         try:
-            raw = path.read_bytes()
+            raw = read_bytes(path, "word list", MAX_WORD_LIST_BYTES)
         except OSError as error:
-            reason = error.strerror or str(error)
-            raise DictionaryError(f"{path}: cannot read word list: {reason}") from None
+            raise DictionaryError(str(error)) from None
+        path = Path(path)
         name = path.name.removesuffix(".gz")
         name = Path(name).stem or name
         return cls._load(raw, name=name, source=str(path))

@@ -57,6 +57,13 @@ class Verdict:
     notes: list[str] = field(default_factory=list)
     #: The position after the last turn checked (after every turn when the record holds).
     position: Position | None = None
+    #: Whether the record is a game in progress (no result); then ``result`` is ``None``.
+    in_progress: bool = False
+
+    @property
+    def points(self) -> int:
+        """The word points of the turns checked."""
+        return sum(tally(word) for word in self.position.played) if self.position else 0
 
     @property
     def ok(self) -> bool:
@@ -196,7 +203,7 @@ def check_turn(
         name = getattr(dictionary, "name", "the dictionary")
         raise IllegalTurn(f"{turn.word} is not in the dictionary ({name})")
     expected = tally(turn.word)
-    if turn.score != expected:
+    if turn.score is not None and turn.score != expected:
         raise IllegalTurn(f"the score is {turn.score}, but {turn.word} tallies {expected}")
     removed = 0
     for tile in word_tiles:
@@ -230,6 +237,8 @@ def check_record(record: Record, dictionary: Container[str]) -> Verdict:
             return Verdict(Fault(number, str(error)), number - 1, None, notes, position)
         position = position.after(turn.word, removed)
         played_on[turn.word] = number
+    if record.result is None:
+        return Verdict(None, len(record.turns), None, notes, position, in_progress=True)
     result = Result.of_game([turn.word for turn in record.turns], position.remaining_letters())
     for name, expected in result.to_dict().items():
         recorded = getattr(record.result, name)

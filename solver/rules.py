@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from .inputs import json_kind
+
 VOWELS = frozenset("AEIOU")
 WORD_SHAPES = ("path", "line")
 
@@ -93,7 +95,7 @@ class Rules:
         :raises RulesError: for an unknown option or a bad value.
         """
         if not isinstance(options, dict):
-            raise RulesError(f"rules must be an object, not {type(options).__name__}")
+            raise RulesError(f"rules must be an object, not {json_kind(options)}")
         known = {field.name for field in fields(cls)}
         unknown = sorted(set(options) - known)
         if unknown:

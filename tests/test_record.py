@@ -102,6 +102,14 @@ CASES = [
     ),
     (lambda d: d["result"].update(rounds=1.5), "result: rounds must be an integer, not a number"),
     (lambda d: d.update(dictionary="scowl"), "dictionary must be an object"),
+    (
+        lambda d: d["dictionary"].update(sha256=5),
+        "rec.json: dictionary: sha256 must be a string, not a number",
+    ),
+    (lambda d: d["dictionary"].update(words="many"), "dictionary: words must be an integer"),
+    (lambda d: d.update(format=None), "rec.json: format is null, expected 'letterchess/record-1'"),
+    (lambda d: d.pop("format"), "rec.json: not a game record (no 'format' field)"),
+    (lambda d: d.update(rules=None), "rec.json: rules: rules must be an object, not null"),
 ]
 
 
@@ -111,6 +119,37 @@ def test_malformed_records(change, message):
         Record.from_json(json.dumps(spoil(change)), source="rec.json")
     assert message in str(error.value)
     assert "\n" not in str(error.value)
+
+
+def test_a_game_in_progress_has_no_result_and_may_leave_out_scores():
+    data = good()
+    del data["result"]
+    del data["turns"][0]["score"]
+    record = Record.from_json(json.dumps(data), source="rec.json")
+    assert record.in_progress and record.result is None
+    assert record.turns[0].score is None
+    written = json.loads(record.to_json())
+    assert "result" not in written and "score" not in written["turns"][0]
+    assert Record.from_json(record.to_json()) == record
+    assert not Record.from_json(json.dumps(good())).in_progress
+
+
+def test_oversized_and_odd_record_files(tmp_path):
+    from solver.inputs import MAX_RECORD_BYTES
+
+    huge = tmp_path / "huge.json"
+    with open(huge, "wb") as out:
+        out.truncate(MAX_RECORD_BYTES + 1)  # sparse: no disk space used
+    with pytest.raises(RecordError, match=r"huge.json: larger than 16 MB, too large for a record"):
+        Record.load(huge)
+    with pytest.raises(RecordError, match="a directory, not a record file"):
+        Record.load(tmp_path)
+    with pytest.raises(RecordError, match="an empty name is not a record file"):
+        Record.load("")
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(b'{\n"board": "caf\xe9"}')
+    with pytest.raises(RecordError, match=r"latin.json line 2: not UTF-8 text"):
+        Record.load(latin)
 
 
 def test_not_json(tmp_path):
