@@ -75,6 +75,8 @@ def parse_strategy(spec: str) -> Strategy:
         if key not in known:
             listed = ", ".join(known) or "none"
             raise StrategyError(f"{name}: unknown parameter {key!r} (known: {listed})")
+        if key in values:
+            raise StrategyError(f"{name}: parameter {key!r} given twice")
         values[key] = _convert(value, known[key].type, f"{name}: {key}")
     try:
         return cls(cls.Params(**values))

@@ -13,6 +13,7 @@ every machine; with only a time limit it depends on the machine's speed.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import OrderedDict
@@ -225,12 +226,66 @@ class SearchContext:
             line = line.then(int(plays.word_ids[0]), int(plays.tiles[0]), int(plays.scores[0]))
 
 
+def param(
+    default: Any,
+    low: float | None = None,
+    high: float | None = None,
+    *,
+    above: float | None = None,
+    choices: tuple[str, ...] | None = None,
+) -> Any:
+    """A strategy parameter with its allowed values, checked by :class:`StrategyParams`.
+
+    :param low: the smallest value allowed; ``above``: a value it must exceed.
+    :param high: the largest value allowed. Every numeric parameter has one: a budget is what
+        bounds a search, and a parameter like ``level=1000000`` would hang it instead.
+    :param choices: the allowed values of a string parameter.
+    """
+    limits = {"low": low, "high": high, "above": above, "choices": choices}
+    return field(default=default, metadata=limits)
+
+
 @dataclass
 class StrategyParams:
-    """Base of each strategy's parameters: a dataclass of typed fields with defaults."""
+    """Base of each strategy's parameters: a dataclass of typed fields with defaults, declared
+    with :func:`param`. Every value is checked on construction, the same way for every
+    strategy: its type (an ``int`` parameter takes no float, a ``float`` one nothing but a
+    finite number) and its range.
+
+    :raises ValueError: naming the parameter, the value and what is allowed.
+    """
+
+    def __post_init__(self) -> None:
+        for spec in fields(self):
+            _check_param(spec.name, getattr(self, spec.name), str(spec.type), spec.metadata)
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def _check_param(name: str, value: Any, kind: str, limits: Any) -> None:
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise ValueError(f"{name} must be true or false, not {value!r}")
+        return
+    if kind == "str":
+        choices = limits.get("choices")
+        if not isinstance(value, str) or (choices and value not in choices):
+            allowed = f"one of {', '.join(choices)}" if choices else "a string"
+            raise ValueError(f"{name} must be {allowed}, not {value!r}")
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{name} must be a number, not {value!r}")
+    if kind == "int" and not isinstance(value, int):
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, not {value!r}")
+    low, high, above = limits.get("low"), limits.get("high"), limits.get("above")
+    if above is not None and value <= above:
+        raise ValueError(f"{name} must be > {above:g}, not {value:g}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        lowest = f"{above:g} (exclusive)" if above is not None else f"{low:g}"
+        raise ValueError(f"{name} must be between {lowest} and {high:g}, not {value:g}")
 
 
 class Strategy:

@@ -24,7 +24,7 @@ Wider late plies
 Anytime: iterated beams
     The search first offers the plain greedy game (a handful of states; the result is never
     below greedy), then runs beams of growing width, ``width``, ``width × growth``, ... until
-    the budget is spent (with ``growth <= 1``, or once ``max_width`` is done, it stops after
+    the budget is spent (with ``growth = 1``, or once ``max_width`` is done, it stops after
     one). The first beam (width 1 by default) is a greedy game guided by the evaluation, so
     even a very short limit gives a sound game; each beam costs about ``growth`` times the one
     before, so all the narrower beams together cost about as much as the widest (``growth =
@@ -57,7 +57,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .base import Line, PlaySet, SearchContext, Strategy, StrategyParams
+from ..squares import NUM_SQUARES
+from .base import Line, PlaySet, SearchContext, Strategy, StrategyParams, param
 from .evaluation import Evaluator, EvalWeights
 
 _DEFAULT_WEIGHTS = EvalWeights()
@@ -68,7 +69,7 @@ class BeamParams(StrategyParams):
     """Parameters of :class:`BeamStrategy` (the module docstring explains them).
 
     :param width: lines kept per ply in the first beam.
-    :param growth: each later beam is this many times wider; ``<= 1`` runs one beam only.
+    :param growth: each later beam is this many times wider; ``1`` runs one beam only.
     :param max_width: the widest beam to run (0: no cap); the search ends after it.
     :param branch: children kept per line before the ply's candidates are ranked together.
     :param late: how many times wider the late plies are.
@@ -78,26 +79,18 @@ class BeamParams(StrategyParams):
         ``hard_weight``, ``balance_weight``, ``clear_weight`` and ``penalty_weight``.
     """
 
-    width: int = 1
-    growth: float = 2.0
-    max_width: int = 0
-    branch: int = 64
-    late: int = 8
-    late_tiles: int = 36
-    finish: int = 4
-    points_weight: float = _DEFAULT_WEIGHTS.points_weight
-    hard_weight: float = _DEFAULT_WEIGHTS.hard_weight
-    balance_weight: float = _DEFAULT_WEIGHTS.balance_weight
-    clear_weight: float = _DEFAULT_WEIGHTS.clear_weight
-    penalty_weight: float = _DEFAULT_WEIGHTS.penalty_weight
-
-    def __post_init__(self) -> None:
-        for name, lowest in (
-            ("width", 1), ("branch", 1), ("late", 1), ("finish", 1),
-            ("max_width", 0), ("late_tiles", 0),
-        ):  # fmt: skip
-            if getattr(self, name) < lowest:
-                raise ValueError(f"{name} must be >= {lowest}, not {getattr(self, name)}")
+    width: int = param(1, 1, 1_000_000)
+    growth: float = param(2.0, 1.0, 1000.0)
+    max_width: int = param(0, 0, 1_000_000)
+    branch: int = param(64, 1, 1_000_000)
+    late: int = param(8, 1, 1000)
+    late_tiles: int = param(36, 0, NUM_SQUARES)
+    finish: int = param(4, 1, 1_000_000)
+    points_weight: float = param(_DEFAULT_WEIGHTS.points_weight, 0.0, 1e6)
+    hard_weight: float = param(_DEFAULT_WEIGHTS.hard_weight, 0.0, 1e6)
+    balance_weight: float = param(_DEFAULT_WEIGHTS.balance_weight, 0.0, 1e6)
+    clear_weight: float = param(_DEFAULT_WEIGHTS.clear_weight, 0.0, 1e6)
+    penalty_weight: float = param(_DEFAULT_WEIGHTS.penalty_weight, 0.0, 1e6)
 
     @property
     def weights(self) -> EvalWeights:
@@ -135,7 +128,7 @@ class BeamStrategy(Strategy):
             # Reported in the record's ``search``: how far the iteration got.
             context.extra["beams"] = context.extra.get("beams", 0) + 1
             context.extra["widest_beam"] = width
-            if complete or params.growth <= 1 or (params.max_width and width >= params.max_width):
+            if complete or params.growth == 1 or (params.max_width and width >= params.max_width):
                 return
             wider = max(width + 1, int(width * params.growth))
             width = min(wider, params.max_width) if params.max_width else wider

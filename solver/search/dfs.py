@@ -62,7 +62,7 @@ import numpy as np
 
 from ..movegen import layout_codes
 from ..rules import CLEAR_BONUS_PER_ROUND, clear_bonus, is_vowel
-from .base import Line, SearchContext, Strategy, StrategyParams
+from .base import Line, SearchContext, Strategy, StrategyParams, param
 from .bound import VOWEL_CODES, BoundTables, Profile
 
 ORDERS = ("tally", "bound")
@@ -91,18 +91,11 @@ class DfsParams(StrategyParams):
     :ivar tt_size: at most this many tile masks in the transposition table.
     """
 
-    order: str = "tally"
-    branch: int = 0
+    order: str = param("tally", choices=ORDERS)
+    branch: int = param(0, 0, 1_000_000)
     widen: bool = True
-    tt_size: int = 1_000_000
-
-    def __post_init__(self) -> None:
-        if self.order not in ORDERS:
-            raise ValueError(f"order must be one of {', '.join(ORDERS)}, not {self.order!r}")
-        if self.branch < 0:
-            raise ValueError(f"branch must be >= 0, not {self.branch}")
-        if self.tt_size < 0:
-            raise ValueError(f"tt_size must be >= 0, not {self.tt_size}")
+    # About 200 bytes an entry: the cap keeps the table within a few GB.
+    tt_size: int = param(1_000_000, 0, 20_000_000)
 
 
 class _Entry(NamedTuple):

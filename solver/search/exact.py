@@ -34,9 +34,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..formable import formable_words
-from .base import SearchContext
+from .base import SearchContext, param
 from .bound import start_bound
-from .dfs import ORDERS, DfsParams, DfsStrategy, _Search
+from .dfs import DfsParams, DfsStrategy, _Search
 
 
 @dataclass
@@ -47,14 +47,8 @@ class ExactParams(DfsParams):
         alone, as ``dfs``; slower to prove, kept to measure what the board is worth).
     """
 
+    branch: int = param(0, 0, 0)
     board: bool = True
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        if self.branch != 0:
-            raise ValueError("exact searches every child: branch must be 0")
-        if self.order not in ORDERS:  # (checked by dfs too; listed here for the reader)
-            raise ValueError(f"order must be one of {', '.join(ORDERS)}")
 
 
 class _BoardSearch(_Search):

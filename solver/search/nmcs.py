@@ -27,8 +27,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .base import Line, SearchContext, Strategy, StrategyParams
-from .nrpa import PlayPrior, check_late, sample
+from ..squares import NUM_SQUARES
+from .base import Line, SearchContext, Strategy, StrategyParams, param
+from .nrpa import PlayPrior, sample
 
 
 @dataclass
@@ -51,29 +52,15 @@ class NmcsParams(StrategyParams):
         of the hard letters it takes (see :data:`solver.search.nrpa.HARD_LETTERS`).
     """
 
-    level: int = 1
-    width: int = 14
-    temperature: float = 3.0
-    window: float = 6.0
-    playout_width: int = 1000
-    hard: float = 20.0
-    late_tiles: int = 12
-    late_width: int = 1000
-
-    def __post_init__(self) -> None:
-        if self.level < 1:
-            raise ValueError(f"level must be >= 1, not {self.level}")
-        if self.width < 1:
-            raise ValueError(f"width must be >= 1, not {self.width}")
-        if self.playout_width < 1:
-            raise ValueError(f"playout_width must be >= 1, not {self.playout_width}")
-        if self.temperature < 0:
-            raise ValueError(f"temperature must be >= 0, not {self.temperature}")
-        if self.window < 0:
-            raise ValueError(f"window must be >= 0, not {self.window}")
-        if self.hard < 0:
-            raise ValueError(f"hard must be >= 0, not {self.hard}")
-        check_late(self.late_tiles, self.late_width)
+    # Each level multiplies a search's playouts by about ``width`` times the turns.
+    level: int = param(1, 1, 4)
+    width: int = param(14, 1, 1_000_000)
+    temperature: float = param(3.0, 0.0, 1e6)
+    window: float = param(6.0, 0.0, 1e6)
+    playout_width: int = param(1000, 1, 1_000_000)
+    hard: float = param(20.0, 0.0, 1e6)
+    late_tiles: int = param(12, 0, NUM_SQUARES)
+    late_width: int = param(1000, 1, 1_000_000)
 
 
 class _Stopped(Exception):

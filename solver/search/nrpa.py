@@ -51,7 +51,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..board import Layout
-from .base import Line, PlaySet, SearchContext, Strategy, StrategyParams
+from ..squares import NUM_SQUARES
+from .base import Line, PlaySet, SearchContext, Strategy, StrategyParams, param
 
 #: Positions whose candidates are kept (see :meth:`PlayPrior.candidates`); past this the memo is
 #: emptied, which costs only time: the candidates of a position never change.
@@ -91,43 +92,18 @@ class NrpaParams(StrategyParams):
     :ivar late_width: the candidates of those positions.
     """
 
-    level: int = 1
-    iterations: int = 50
-    alpha: float = 1.0
-    temperature: float = 6.0
-    window: float = 100.0
-    width: int = 12
-    hard: float = 15.0
-    code: str = "play"
-    late_tiles: int = 20
-    late_width: int = 64
-
-    def __post_init__(self) -> None:
-        if self.level < 1:
-            raise ValueError(f"level must be >= 1, not {self.level}")
-        if self.iterations < 1:
-            raise ValueError(f"iterations must be >= 1, not {self.iterations}")
-        if self.alpha <= 0:
-            raise ValueError(f"alpha must be > 0, not {self.alpha}")
-        if self.temperature <= 0:
-            raise ValueError(f"temperature must be > 0, not {self.temperature}")
-        if self.window < 0:
-            raise ValueError(f"window must be >= 0, not {self.window}")
-        if self.width < 1:
-            raise ValueError(f"width must be >= 1, not {self.width}")
-        if self.hard < 0:
-            raise ValueError(f"hard must be >= 0, not {self.hard}")
-        if self.code not in CODES:
-            raise ValueError(f"code must be one of {', '.join(CODES)}, not {self.code!r}")
-        check_late(self.late_tiles, self.late_width)
-
-
-def check_late(late_tiles: int, late_width: int) -> None:
-    """Check the late-widening parameters shared by ``nrpa`` and ``nmcs``."""
-    if late_tiles < 0:
-        raise ValueError(f"late_tiles must be >= 0, not {late_tiles}")
-    if late_width < 1:
-        raise ValueError(f"late_width must be >= 1, not {late_width}")
+    # Each level multiplies the playouts of one search by ``iterations``: level 4 with the
+    # default iterations is already 6 million playouts before the first restart.
+    level: int = param(1, 1, 4)
+    iterations: int = param(50, 1, 100_000)
+    alpha: float = param(1.0, high=1000.0, above=0.0)
+    temperature: float = param(6.0, high=1e6, above=0.0)
+    window: float = param(100.0, 0.0, 1e6)
+    width: int = param(12, 1, 1_000_000)
+    hard: float = param(15.0, 0.0, 1e6)
+    code: str = param("play", choices=CODES)
+    late_tiles: int = param(20, 0, NUM_SQUARES)
+    late_width: int = param(64, 1, 1_000_000)
 
 
 class _Stopped(Exception):
