@@ -7,6 +7,8 @@ an illegal game); never with a traceback.
 
 from __future__ import annotations
 
+import math
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +20,9 @@ from rich.text import Text
 
 from . import __version__
 from .board import LETTER_SOURCES, BoardError, Layout, deal, read_bag, read_board
+from .inputs import MAX_RECORD_BYTES, is_file_path, read_text
 from .record import Record, RecordError
+from .render import count_of
 from .rules import Rules, RulesError, tally
 from .squares import square_name
 
@@ -61,8 +65,8 @@ def dict_option(command: Callable[..., Any]) -> Callable[..., Any]:
     return click.option(
         "--dict",
         "dict_path",
-        type=click.Path(dir_okay=False),
         default=None,
+        metavar="FILE",
         help="Word list file (one word per line). Default: the shipped SCOWL-70 list.",
     )(command)
 
@@ -110,8 +114,8 @@ def after_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[...,
     return click.option(
         "--after",
         "record_path",
-        type=click.Path(dir_okay=False),
         default=None,
+        metavar="RECORD",
         help=help_text,
     )
 
@@ -150,6 +154,29 @@ def rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
+def _check_move_limit(rules: Rules, max_moves: int | None) -> None:
+    """Refuse ``--max-moves`` below the rules' ``--min-moves`` (no turn could be played)."""
+    try:
+        rules.check_move_limit(max_moves)
+    except RulesError as error:
+        raise click.UsageError(str(error)) from None
+
+
+def check_output_path(path: str, option: str) -> None:
+    """Refuse, before any work, an output file that could not be written: an empty name, a
+    folder, a missing or read-only folder. The file itself is left alone until the end."""
+    if not path:
+        raise click.UsageError(f"{option}: an empty file name")
+    target = Path(path)
+    if target.is_dir():
+        raise click.ClickException(f"{path}: a folder, not a file ({option})")
+    folder = target.parent
+    if not folder.is_dir():
+        raise click.ClickException(f"{path}: no folder {str(folder)!r} to write in ({option})")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise click.ClickException(f"{path}: not writable ({option})")
+
+
 def rules_from_options(options: dict[str, Any], base: Rules | None = None) -> Rules:
     """Rules from the values of :func:`rule_options`; with ``base`` (a record's rules), an
     option that contradicts it is a usage error."""
@@ -166,14 +193,34 @@ def rules_from_options(options: dict[str, Any], base: Rules | None = None) -> Ru
 
 
 class LetterSourceType(click.ParamType):
-    """``scrabble``, ``uniform`` or the path of a ``LETTER COUNT`` file."""
+    """``scrabble``, ``uniform`` (any case) or the path of a ``LETTER COUNT`` file."""
 
     name = "scrabble|uniform|FILE"
 
     def convert(self, value: Any, param: Any, ctx: Any) -> str:
-        if value in LETTER_SOURCES or Path(value).is_file():
-            return value
+        if is_file_path(value):
+            return str(value)
+        if str(value).lower() in LETTER_SOURCES:
+            return str(value).lower()
         self.fail(f"{value!r} is neither scrabble, uniform nor a letters file", param, ctx)
+
+
+class Seconds(click.ParamType):
+    """A duration in seconds: a finite number above 0 (``nan`` and ``inf`` are refused)."""
+
+    name = "SECONDS"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds) or seconds <= 0:
+            self.fail(f"{value!r} is not a finite number of seconds above 0", param, ctx)
+        return seconds
+
+
+SECONDS = Seconds()
 
 
 @click.group(cls=LetterChessGroup, context_settings=CONTEXT_SETTINGS)
@@ -233,38 +280,49 @@ def generate(
 
 
 def _read_record_or_board(spec: str) -> Record | Layout:
-    path = Path(spec)
-    if path.is_file():
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise BoardError(f"{spec}: cannot read ({error})") from None
-        if text.lstrip().startswith("{"):
-            return Record.from_json(text, source=spec)
+    """A game record (a JSON file) or a board (a board file or an inline board)."""
+    if not is_file_path(spec) or Path(spec).is_dir():
+        return read_board(spec)
+    try:
+        text = read_text(spec, "record or board file", MAX_RECORD_BYTES)
+    except OSError as error:
+        raise BoardError(str(error)) from None
+    if text.lstrip().startswith(("{", "[")) or spec.endswith(".json"):
+        return Record.from_json(text, source=spec)
+    try:
         return Layout.parse(text, source=spec)
-    return read_board(spec)
+    except BoardError as error:
+        reason = str(error).removeprefix(f"{spec}: ")
+        raise BoardError(f"{spec}: neither a game record (JSON) nor a board: {reason}") from None
 
 
 @cli.command()
 @click.argument("source", metavar="RECORD|BOARD")
-def show(source: str) -> None:
+@dict_option
+def show(source: str, dict_path: str | None) -> None:
     """Print a game record turn by turn (board before each turn, moves, the word marked on the
     board, points, final breakdown) or a board with row and column labels.
 
-    In a record, [X] marks the letters of the turn's word and (X) a tile about to move.
+    In a record, [X] marks the letters of the turn's word and (X) a tile about to move. A
+    record is checked by the referee first (against --dict, or the default word list): an
+    illegal one is still shown, after a warning with the referee's reason.
     """
+    from .referee import check_record
     from .render import layout_lines, record_lines
 
     item = _read_record_or_board(source)
-    if isinstance(item, Record):
-        _print_lines(record_lines(item))
-    else:
+    if isinstance(item, Layout):
         _print_lines(layout_lines(item))
-        click.echo(f"{item.tile_count} tiles")
+        click.echo(f"{count_of(item.tile_count, 'tile')}")
+        return
+    verdict = check_record(item, load_words(dict_path))
+    if verdict.fault is not None:
+        click.echo(f"warning: {source}: an illegal game: {verdict.fault}", err=True)
+    _print_lines(record_lines(item))
 
 
 @cli.command()
-@click.argument("record_path", metavar="RECORD", type=click.Path(dir_okay=False))
+@click.argument("record_path", metavar="RECORD")
 @dict_option
 def check(record_path: str, dict_path: str | None) -> None:
     """Replay a game record and check every move, path, word, score and the result.
@@ -280,16 +338,23 @@ def check(record_path: str, dict_path: str | None) -> None:
         click.echo(f"note: {note}", err=True)
     if verdict.fault is not None:
         raise click.ClickException(f"{record_path}: {verdict.fault}")
+    checked = f"(checked against {dictionary.name})"
+    if verdict.in_progress:
+        click.echo(
+            f"{record_path}: game in progress: {count_of(verdict.turns_checked, 'turn')}, "
+            f"{count_of(verdict.points, 'point')} so far, every turn legal {checked}"
+        )
+        return
     result = verdict.result
     assert result is not None
     ending = (
         f"cleared, bonus {result.bonus}"
         if result.cleared
-        else f"{len(result.remaining)} tiles left, penalty {result.penalty}"
+        else f"{count_of(len(result.remaining), 'tile')} left, penalty {result.penalty}"
     )
     click.echo(
-        f"{record_path}: legal game: {result.rounds} turns, {result.word_points} word points, "
-        f"{ending}, score {result.score} (checked against {dictionary.name})"
+        f"{record_path}: legal game: {count_of(result.rounds, 'turn')}, "
+        f"{result.word_points} word points, {ending}, score {result.score} {checked}"
     )
 
 
@@ -299,7 +364,7 @@ def _position_of(
     random_seed: int | None,
     dictionary: Dictionary,
     options: dict[str, Any],
-    usage: str = "give a BOARD, or --after RECORD",
+    usage: str = "give a BOARD or --after RECORD (one of them)",
 ) -> tuple[Position, Rules]:
     """The position a command starts from (a BOARD, a --random deal or the end of an --after
     RECORD, exactly one of them) and its rules (the record's, overridden by the options).
@@ -309,20 +374,16 @@ def _position_of(
     from .board import Position
     from .referee import check_record
 
-    given = (board_spec is not None, random_seed is not None)
+    given = (board_spec is not None, random_seed is not None, record_path is not None)
+    if sum(given) != 1:
+        raise click.UsageError(usage)
     if record_path is not None:
-        if random_seed is not None:
-            raise click.UsageError("give --after RECORD or --random SEED, not both")
         record = Record.load(record_path)
-        if board_spec is not None and read_board(board_spec) != record.board:
-            raise click.UsageError(f"BOARD is not the board of {record_path}")
         verdict = check_record(record, dictionary)
         if verdict.fault is not None and verdict.fault.turn is not None:
             raise click.ClickException(f"{record_path}: {verdict.fault}")
         assert verdict.position is not None
         return verdict.position, rules_from_options(options, record.rules)
-    if sum(given) != 1:
-        raise click.UsageError(usage)
     layout = read_board(board_spec) if board_spec is not None else deal(random_seed or 0)
     return Position.start(layout), rules_from_options(options)
 
@@ -360,6 +421,7 @@ def plays(
 
     dictionary = load_words(dict_path)
     position, rules = _position_of(board_spec, record_path, None, dictionary, options)
+    _check_move_limit(rules, max_moves)
     found = generate_plays(
         position.layout, position.remaining_mask, dictionary, rules, max_moves, position.played
     )
@@ -415,7 +477,8 @@ def bound(
 
     By default the bound is for the standard class of plays with at most K moves a turn (the
     plays `solve` searches); --unrestricted bounds every game the rules allow, looking at the
-    letters only. How it is computed, and why it holds: README, Upper bounds.
+    letters only (so does a K above 3, whose placements would take minutes to find). How it is
+    computed, and why it holds: the README's section "letterchess bound".
     """
     import json
 
@@ -430,6 +493,8 @@ def bound(
         options,
         usage="give one of a BOARD, --random SEED or --after RECORD",
     )
+    if not unrestricted:
+        _check_move_limit(rules, max_moves)
     played = sorted(position.played)
     # Words are never played twice, so the set's tallies are the points the game won.
     points_so_far = sum(tally(word) for word in played)
@@ -461,6 +526,10 @@ def bound(
 @cli.command()
 @click.argument("board_spec", metavar="[BOARD]", required=False)
 @random_deal_option("Solve")
+@after_option(
+    "Continue this game record (a game in progress): the best continuation; the record "
+    "written keeps the turns played so far."
+)
 @click.option(
     "--strategy",
     "strategy_spec",
@@ -471,7 +540,7 @@ def bound(
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=None,
     help="Seconds to search [default: 10, or none when --max-states is given].",
 )
@@ -488,9 +557,16 @@ def bound(
 @click.option(
     "--json",
     "json_out",
-    type=click.Path(dir_okay=False),
     default=None,
+    metavar="FILE",
     help="Write the game record (letterchess/record-1) to this file.",
+)
+@click.option(
+    "--bound/--no-bound",
+    "with_bound",
+    default=True,
+    show_default=True,
+    help="After the search, compute an upper bound on the score and the gap (about a second).",
 )
 @click.option("--quiet", is_flag=True, help="No live progress.")
 @rule_options
@@ -498,12 +574,14 @@ def bound(
 def solve(
     board_spec: str | None,
     random_seed: int | None,
+    record_path: str | None,
     strategy_spec: str,
     time_limit: float | None,
     max_states: int | None,
     max_moves: int,
     seed: int,
     json_out: str | None,
+    with_bound: bool,
     quiet: bool,
     dict_path: str | None,
     **options: Any,
@@ -512,36 +590,53 @@ def solve(
     the moves, the word marked on the board, the points, and the final breakdown.
 
     The search stops at the time limit (or state budget) with the best complete game found;
-    Ctrl-C stops it early the same way.
+    Ctrl-C stops it early the same way. With --after, it finds the best way to go on with a
+    game in progress.
     """
     from .progress import SearchProgress
     from .search import StrategyError, parse_strategy
     from .solution import DEFAULT_TIME_LIMIT
     from .solution import solve as solve_deal
 
-    if (board_spec is None) == (random_seed is None):
-        raise click.UsageError("give either a BOARD or --random SEED")
+    given = (board_spec is not None, random_seed is not None, record_path is not None)
+    if sum(given) != 1:
+        raise click.UsageError("give one of a BOARD, --random SEED or --after RECORD")
     try:
         strategy = parse_strategy(strategy_spec)
     except StrategyError as error:
         raise click.BadParameter(str(error), param_hint="'--strategy'") from None
-    layout = read_board(board_spec) if board_spec is not None else deal(random_seed or 0)
-    rules = rules_from_options(options)
+    if json_out is not None:
+        check_output_path(json_out, "--json")
+    start: Layout | Record
+    if record_path is not None:
+        start = Record.load(record_path)
+        rules = rules_from_options(options, start.rules)
+    else:
+        start = read_board(board_spec) if board_spec is not None else deal(random_seed or 0)
+        rules = rules_from_options(options)
+    _check_move_limit(rules, max_moves)
     dictionary = load_words(dict_path)
     if time_limit is None and max_states is None:
         time_limit = DEFAULT_TIME_LIMIT
     with SearchProgress(strategy_spec, enabled=not quiet) as progress:
-        solution = solve_deal(
-            layout,
-            strategy,
-            time_limit=time_limit,
-            max_moves=max_moves,
-            seed=seed,
-            dictionary=dictionary,
-            rules=rules,
-            max_states=max_states,
-            on_context=progress.attach,
-        )
+        try:
+            solution = solve_deal(
+                start,
+                strategy,
+                time_limit=time_limit,
+                max_moves=max_moves,
+                seed=seed,
+                dictionary=dictionary,
+                rules=rules,
+                max_states=max_states,
+                on_context=progress.attach,
+                bound=with_bound,
+                on_phase=progress.phase,
+            )
+        except ValueError as error:  # a game in progress that is not legal
+            if record_path is None or isinstance(error, _content_errors()):
+                raise
+            raise click.ClickException(f"{record_path}: {error}") from None
     from .render import record_lines
 
     _print_lines(record_lines(solution.record))
@@ -612,7 +707,7 @@ def _budget_options(command: Callable[..., Any]) -> Callable[..., Any]:
     )(command)
     return click.option(
         "--time-limit",
-        type=click.FloatRange(min=0, min_open=True),
+        type=SECONDS,
         default=None,
         help="Seconds per deal [default: 10, or none when --max-states is given].",
     )(command)

@@ -21,11 +21,16 @@ class _Status:
     def __init__(self, label: str) -> None:
         self.label = label
         self.context: SearchContext | None = None
+        #: What the solve is doing: only "searching" shows the search's figures.
+        self.phase = "starting"
 
     def __rich__(self) -> Text:
         context = self.context
-        if context is None:
-            return Text(f"{self.label}: starting...")
+        if context is None or self.phase != "searching":
+            best = ""
+            if context is not None and context.best_score is not None:
+                best = f"   best {context.best_score}"
+            return Text(f"{self.label}: {self.phase}...{best}")
         elapsed = context.elapsed
         limit = f" / {context.time_limit:g} s" if context.time_limit is not None else " s"
         budget = f" / {context.max_states:,}" if context.max_states is not None else ""
@@ -57,6 +62,10 @@ class SearchProgress:
 
     def attach(self, context: SearchContext) -> None:
         self._status.context = context
+
+    def phase(self, phase: str) -> None:
+        """Pass as ``on_phase`` to :func:`solver.solve`: what the status line says."""
+        self._status.phase = phase
 
     def __enter__(self) -> SearchProgress:
         if self.enabled:

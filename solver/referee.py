@@ -59,6 +59,8 @@ class Verdict:
     position: Position | None = None
     #: Whether the record is a game in progress (no result); then ``result`` is ``None``.
     in_progress: bool = False
+    #: The tiles each turn checked removed (bitboards by origin square), in order.
+    removed: list[int] = field(default_factory=list)
 
     @property
     def points(self) -> int:
@@ -230,15 +232,26 @@ def check_record(record: Record, dictionary: Container[str]) -> Verdict:
         )
     position = Position.start(record.board)
     played_on: dict[str, int] = {}
+    removed_by_turn: list[int] = []
     for number, turn in enumerate(record.turns, start=1):
         try:
             removed = check_turn(record.board, position, turn, record.rules, dictionary, played_on)
         except IllegalTurn as error:
-            return Verdict(Fault(number, str(error)), number - 1, None, notes, position)
+            fault = Fault(number, str(error))
+            return Verdict(fault, number - 1, None, notes, position, removed=removed_by_turn)
         position = position.after(turn.word, removed)
         played_on[turn.word] = number
+        removed_by_turn.append(removed)
     if record.result is None:
-        return Verdict(None, len(record.turns), None, notes, position, in_progress=True)
+        return Verdict(
+            None,
+            len(record.turns),
+            None,
+            notes,
+            position,
+            in_progress=True,
+            removed=removed_by_turn,
+        )
     result = Result.of_game([turn.word for turn in record.turns], position.remaining_letters())
     for name, expected in result.to_dict().items():
         recorded = getattr(record.result, name)
@@ -251,5 +264,6 @@ def check_record(record: Record, dictionary: Container[str]) -> Verdict:
                 result,
                 notes,
                 position,
+                removed=removed_by_turn,
             )
-    return Verdict(None, len(record.turns), result, notes, position)
+    return Verdict(None, len(record.turns), result, notes, position, removed=removed_by_turn)

@@ -13,7 +13,7 @@ from rich.text import Text
 
 from .board import Layout, Position
 from .record import Record, Turn
-from .rules import Result
+from .rules import CLEAR_BONUS_BASE, CLEAR_BONUS_PER_ROUND, Result, tally
 from .squares import FILE_NAMES, HEIGHT, WIDTH, Square, square_name, squares_of
 
 WORD_MARK = ("[", "]", "bold black on yellow")
@@ -79,7 +79,7 @@ def turn_lines(layout: Layout, position: Position, turn: Turn, number: int) -> l
     after = {sq: layout[tile] or "." for sq, tile in tiles_after_moves(position, turn).items()}
     heading = Text(f"Turn {number}: ", style="bold")
     heading.append(turn.word, style="bold")
-    heading.append(f"  +{turn.score}")
+    heading.append(f"  +{turn.score if turn.score is not None else tally(turn.word)}")
     moves = ", ".join(
         f"{before.get(origin, '?')} {square_name(origin)}-{square_name(target)}"
         for origin, target in turn.moves
@@ -104,10 +104,13 @@ def result_lines(result: Result) -> list[Text]:
         ("rounds", f"{result.rounds}", ""),
     ]
     if result.cleared:
-        rows.append(("bonus", f"+{result.bonus}", f"board cleared: 200 - 10 x {result.rounds}"))
-    else:
+        rule = f"board cleared: {CLEAR_BONUS_BASE} - {CLEAR_BONUS_PER_ROUND} x {result.rounds}"
+        rows.append(("bonus", f"+{result.bonus}", rule))
+    elif result.remaining:
         left = " ".join(result.remaining)
         rows.append(("penalty", f"-{result.penalty}", f"left on the board: {left}"))
+    else:
+        rows.append(("penalty", f"-{result.penalty}", "no tiles left, but not recorded as cleared"))
     rows.append(("score", f"{result.score}", ""))
     for label, value, note in rows:
         line = Text(f"  {label:<12}{value:>6}")
@@ -140,9 +143,24 @@ def record_lines(record: Record) -> list[Text]:
     if position.remaining_mask and record.turns:
         lines += layout_lines(record.board, position.remaining_mask)
         lines.append(Text(""))
-    lines += result_lines(record.result)
+    if record.result is None:
+        points = sum(tally(turn.word) for turn in record.turns)
+        lines.append(
+            Text(
+                f"Game in progress: {count_of(len(record.turns), 'turn')}, "
+                f"{count_of(points, 'point')} so far",
+                style="bold",
+            )
+        )
+    else:
+        lines += result_lines(record.result)
     lines += bound_lines(record.search or {})
     return lines
+
+
+def count_of(count: int, noun: str) -> str:
+    """``"1 turn"``, ``"2 turns"``: a count with its noun, singular or plural."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def bound_lines(search: dict[str, Any]) -> list[Text]:

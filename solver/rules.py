@@ -104,6 +104,17 @@ class Rules:
             )
         return cls(**options)
 
+    def check_move_limit(self, max_moves: int | None) -> None:
+        """Refuse a move limit below ``min_moves``: no turn could be played at all.
+
+        :raises RulesError: naming both numbers.
+        """
+        if max_moves is not None and max_moves < self.min_moves:
+            raise RulesError(
+                f"the rules ask for at least {self.min_moves} moves a turn (min_moves), "
+                f"but at most {max_moves} are allowed (max_moves): no turn is possible"
+            )
+
     def describe(self) -> str:
         """One line naming the options that differ from the standard game, or ``standard``."""
         changed = [

@@ -5,6 +5,8 @@ This is the main job of the project (``letterchess solve`` and :func:`solve`).
 
 from __future__ import annotations
 
+import math
+import os
 import signal
 import threading
 import time
@@ -14,12 +16,14 @@ from typing import Any
 
 from .board import Layout, Position, read_board
 from .dictionary import Dictionary
+from .formable import formable_words
 from .movegen import witness
-from .record import Record
-from .rules import Result, Rules
-from .search import StrategyError, parse_strategy
+from .record import Record, Turn
+from .referee import check_record
+from .rules import Result, Rules, tally
+from .search import parse_strategy
 from .search.base import Game, Line, SearchContext, SearchOutcome, Strategy
-from .search.bound import start_bound
+from .search.bound import board_bound, start_bound, upper_bound
 
 DEFAULT_TIME_LIMIT = 10.0
 DEFAULT_MAX_MOVES = 2
@@ -116,60 +120,122 @@ def run_search(
     )
 
 
-def line_to_record(game: Game, line: Line, search: dict[str, Any] | None = None) -> Record:
-    """The game record of ``line``, with a witness (moves and path) for every turn."""
+def line_to_record(
+    game: Game,
+    line: Line,
+    search: dict[str, Any] | None = None,
+    kept_turns: tuple[Turn, ...] = (),
+) -> Record:
+    """The game record of ``line``, with a witness (moves and path) for every turn.
+
+    :param kept_turns: the turns of a game in progress that ``line`` continues, written as
+        they were played (``line`` starts with their plays).
+    """
     position = Position.start(game.layout)
-    turns = []
-    for word_id, tiles, _ in line.plays:
+    turns = list(kept_turns)
+    for number, (word_id, tiles, _) in enumerate(line.plays):
         word = game.word(word_id)
-        play = witness(
-            game.layout,
-            position.remaining_mask,
-            game.dictionary,
-            game.rules,
-            game.max_moves,
-            word,
-            tiles,
-        )
-        assert play is not None, f"{word} is not a play of the position"
-        turns.append(play.to_turn())
+        if number >= len(kept_turns):
+            play = witness(
+                game.layout,
+                position.remaining_mask,
+                game.dictionary,
+                game.rules,
+                game.max_moves,
+                word,
+                tiles,
+            )
+            assert play is not None, f"{word} is not a play of the position"
+            turns.append(play.to_turn())
         position = position.after(word, tiles)
     result = Result.of_game([turn.word for turn in turns], position.remaining_letters())
     return Record(game.layout, game.rules, tuple(turns), result, game.dictionary.info(), search)
 
 
+def prepare_kernels(game: Game) -> None:
+    """Compile (on the first run after an install) or load from the cache every compiled
+    kernel a search or the bound calls, on a tiny position, so that no search clock counts it.
+
+    On the first run this takes several seconds; afterwards well under one.
+    """
+    first_tiles = list(game.layout.tiles())[:3]
+    tiny = sum(1 << sq for sq, _ in first_tiles)
+    game.all_plays(tiny)
+    formable_words(game.layout, tiny, game.dictionary, game.rules, game.max_moves)
+    upper_bound("".join(letter for _, letter in first_tiles), 0, game.dictionary)
+
+
+def continuation(record: Record, dictionary: Dictionary) -> Line:
+    """The line of a game record's turns, to continue it (:class:`Game`'s ``start``).
+
+    :raises ValueError: naming the first illegal turn.
+    """
+    verdict = check_record(record, dictionary)
+    if verdict.fault is not None and verdict.fault.turn is not None:
+        raise ValueError(f"the game so far is illegal: {verdict.fault}")
+    line = Line.start(record.board.tile_mask)
+    for turn, tiles in zip(record.turns, verdict.removed, strict=True):
+        line = line.then(dictionary.word_id(turn.word.lower()), tiles, tally(turn.word))
+    return line
+
+
 def solve(
-    board: Layout | str,
+    board: Layout | str | Record,
     strategy: str | Strategy = "auto",
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     max_moves: int = DEFAULT_MAX_MOVES,
     seed: int = 0,
-    dictionary: Dictionary | None = None,
+    dictionary: Dictionary | str | os.PathLike[str] | None = None,
     rules: Rules | None = None,
     max_states: int | None = None,
     on_improve: Callable[[SearchContext], None] | None = None,
     on_context: Callable[[SearchContext], None] | None = None,
     bound: bool = True,
+    on_phase: Callable[[str], None] | None = None,
 ) -> Solution:
     """Find the best game for ``board`` that the strategy can within the budget.
 
-    :param board: a layout, or a board as text or a file path (see :func:`read_board`).
+    :param board: a layout, a board as text or a file path (see :func:`read_board`), or the
+        record of a game in progress: then the best continuation is searched, and the record
+        written keeps the turns played so far.
     :param strategy: a name such as ``"beam"`` or ``"beam:width=200"``, or a strategy.
     :param time_limit: seconds of search; ``None`` for no time limit (then give
-        ``max_states``). The bound, computed after the search, takes its own time.
+        ``max_states``). Preparing the kernels before and the bound after take their own time.
     :param max_moves: the move limit K of the plays considered (RULES.md section 10).
     :param seed: seeds the strategy's random choices.
+    :param dictionary: a dictionary, the path of a word list, or ``None`` for the default.
+    :param rules: the rules (default: the standard rules, or the record's).
     :param max_states: a budget in states; with it the result is the same on every machine.
     :param bound: also compute the upper bound of the deal (after the search, outside its
         budget) and write it and the gap into the record's ``search``.
+    :param on_phase: called with ``"preparing kernels"``, ``"searching"`` and ``"computing
+        the bound"`` as the solve moves on (for progress displays).
     :returns: a :class:`Solution` whose ``record`` is the game and ``score`` its total.
+    :raises ValueError: for a bad argument (a :class:`TypeError` for one of the wrong type).
     """
-    layout = board if isinstance(board, Layout) else read_board(board)
+    _check_budget(time_limit, max_states, max_moves, seed)
+    dictionary = _dictionary_of(dictionary)
+    if isinstance(board, Record):
+        layout, kept_turns = board.board, board.turns
+        if rules is not None and rules != board.rules:
+            raise ValueError(f"rules {rules.describe()} differ from the record's")
+        rules = board.rules
+    elif isinstance(board, Layout | str):
+        layout, kept_turns = (board if isinstance(board, Layout) else read_board(board)), ()
+    else:
+        raise TypeError(f"board must be a Layout, a board string or a Record, not {board!r}")
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a solver.rules.Rules, not {type(rules).__name__}")
+    rules = rules or Rules()
+    rules.check_move_limit(max_moves)
     if isinstance(strategy, str):
         strategy = parse_strategy(strategy)
-    if max_moves < 0:
-        raise StrategyError(f"max_moves must be >= 0, not {max_moves}")
-    game = Game(layout, dictionary or Dictionary.default(), rules or Rules(), max_moves)
+    start = continuation(board, dictionary) if isinstance(board, Record) else None
+    game = Game(layout, dictionary, rules, max_moves, start=start)
+    phase = on_phase or (lambda _: None)
+    phase("preparing kernels")
+    prepare_kernels(game)
+    phase("searching")
     outcome = run_search(game, strategy, time_limit, max_states, seed, on_improve, on_context)
     search_info = {
         **strategy.describe(),
@@ -184,17 +250,70 @@ def solve(
     }
     upper = None
     if bound:
-        started = time.perf_counter()
-        found = start_bound(layout, game.dictionary, game.rules, max_moves)
-        upper = found.score
-        searched = outcome.extra.get("upper_bound")
-        if isinstance(searched, int):
-            upper = min(upper, searched)  # both are admissible
-        search_info["bound"] = upper
-        search_info["bound_for"] = found.describe()
-        search_info["bound_seconds"] = round(time.perf_counter() - started, 3)
-        if upper > 0:
-            search_info["gap"] = round(outcome.score / upper, 4)
-    record = line_to_record(game, outcome.line, search_info)
-    assert record.result.score == outcome.score
+        phase("computing the bound")
+        upper = _bound(game, outcome, search_info)
+    record = line_to_record(game, outcome.line, search_info, kept_turns)
+    assert record.result is not None and record.result.score == outcome.score
     return Solution(record, outcome.score, outcome, upper)
+
+
+def _bound(game: Game, outcome: SearchOutcome, search_info: dict[str, Any]) -> int:
+    """The upper bound of the game searched (written into ``search_info`` with the gap)."""
+    started = time.perf_counter()
+    start = game.start
+    if start.rounds == 0:
+        found = start_bound(game.layout, game.dictionary, game.rules, game.max_moves)
+    else:
+        played = [game.word(word_id) for word_id, _, _ in start.plays]
+        found = board_bound(
+            game.layout,
+            game.dictionary,
+            game.rules,
+            game.max_moves,
+            start.mask,
+            played,
+            start.word_points,
+        )
+    upper = found.score
+    searched = outcome.extra.get("upper_bound")
+    if isinstance(searched, int):
+        upper = min(upper, searched)  # both are admissible
+    search_info["bound"] = upper
+    search_info["bound_for"] = found.describe()
+    search_info["bound_seconds"] = round(time.perf_counter() - started, 3)
+    if upper > 0:
+        search_info["gap"] = round(outcome.score / upper, 4)
+    return upper
+
+
+def _check_budget(
+    time_limit: float | None, max_states: int | None, max_moves: int, seed: int
+) -> None:
+    """Refuse budgets and limits no search can run with, naming the argument."""
+    if time_limit is not None:
+        if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
+            raise TypeError(f"time_limit must be a number of seconds, not {time_limit!r}")
+        if not math.isfinite(time_limit) or time_limit <= 0:
+            raise ValueError(f"time_limit must be a finite number of seconds > 0, not {time_limit}")
+    for name, value, lowest in (("max_states", max_states, 1), ("max_moves", max_moves, 0)):
+        if value is None and name == "max_states":
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name} must be a whole number, not {value!r}")
+        if value < lowest:
+            raise ValueError(f"{name} must be >= {lowest}, not {value}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a whole number >= 0, not {seed!r}")
+    if time_limit is None and max_states is None:
+        raise ValueError("a search needs a time limit, a state budget or both")
+
+
+def _dictionary_of(dictionary: Dictionary | str | os.PathLike[str] | None) -> Dictionary:
+    if dictionary is None:
+        return Dictionary.default()
+    if isinstance(dictionary, Dictionary):
+        return dictionary
+    if isinstance(dictionary, str | os.PathLike):
+        return Dictionary.from_file(dictionary)
+    kind = type(dictionary).__name__
+    raise TypeError(f"dictionary must be a Dictionary, a word-list path or None, not {kind}")

@@ -88,7 +88,11 @@ class Line:
 class Game:
     """One deal as a search problem: its layout, dictionary, rules and move limit ``K``, with
     the plays of every position generated once and cached (by tile mask, an exact key: the
-    plays of a position do not depend on the words played, which are filtered afterwards)."""
+    plays of a position do not depend on the words played, which are filtered afterwards).
+
+    :param start: the line the search continues: the turns of a game in progress (their
+        points and rounds count in every final score), or by default the empty line.
+    """
 
     def __init__(
         self,
@@ -97,12 +101,14 @@ class Game:
         rules: Rules,
         max_moves: int,
         cache_rows: int = PLAY_CACHE_ROWS,
+        start: Line | None = None,
     ) -> None:
         self.layout = layout
         self.dictionary = dictionary
         self.rules = rules
         self.max_moves = max_moves
-        self.start_mask = layout.tile_mask
+        self.start = start if start is not None else Line.start(layout.tile_mask)
+        self.start_mask = self.start.mask
         self._cache: OrderedDict[int, PlaySet] = OrderedDict()
         self._cache_rows = 0
         self._cache_limit = cache_rows
@@ -184,8 +190,9 @@ class SearchContext:
         self._started = clock()
 
     def start_line(self) -> Line:
-        """The empty line: the game before its first turn."""
-        return Line.start(self.game.start_mask)
+        """The line the search starts from: the game before its first turn, or the turns of
+        a game in progress (see :class:`Game`)."""
+        return self.game.start
 
     @property
     def elapsed(self) -> float:

@@ -407,6 +407,11 @@ def upper_bound(
 # --- The bound of a position on the board: formable words and a linear programme -----------
 
 
+#: The largest move limit the placements are computed for: their number, and the time and
+#: memory to find them, grow fast with K (a full deal at K = 4: 11 s and 700 MB; K = 6: minutes).
+#: For a larger K, :func:`board_bound` bounds from the letters alone, which holds for any K.
+MAX_PLACEMENT_MOVES = 3
+
 #: Above this many placements :func:`board_bound` solves its programmes over the candidate
 #: words instead: looser, but the programme over placements would take several seconds (a full
 #: deal has about 50,000 placements at K = 2, 170,000 at K = 3).
@@ -536,7 +541,8 @@ def board_bound(
     placed: bool = True,
 ) -> BoardBound:
     """An admissible upper bound on the final score of any game from a position, for the
-    standard class of plays with move limit ``max_moves`` (or, with ``None``, for any plays).
+    standard class of plays with move limit ``max_moves`` (or, with ``None`` or a limit above
+    :data:`MAX_PLACEMENT_MOVES`, for any plays: the returned ``max_moves`` says which).
 
     :param remaining: the tiles still on the board (default: all, the opening position).
     :param played: the words already played (as many rounds as words).
@@ -583,6 +589,8 @@ def board_bound(
     from ..formable import placements
 
     rules = rules or Rules()
+    if max_moves is not None and max_moves > MAX_PLACEMENT_MOVES:
+        max_moves = None
     if remaining is None:
         remaining = layout.tile_mask
     remaining &= layout.tile_mask
