@@ -183,13 +183,10 @@ def read_board(spec: str) -> Layout:
 
 def _looks_like_line_board(spec: str) -> bool:
     """Whether ``spec`` was meant as a one-line board, even a malformed one (so that the error
-    says what is wrong with the board, not that no file has that name): several rows of
-    letters and dots joined by ``/``."""
+    says what is wrong with the board, not that no file has that name): several short rows
+    joined by ``/``, which a path to a file seldom has."""
     rows = spec.strip().split("/")
-    return len(rows) >= 4 and all(row and set(row) <= _BOARD_CHARACTERS for row in rows)
-
-
-_BOARD_CHARACTERS = frozenset(string.ascii_letters + EMPTY)
+    return len(rows) >= 4 and all(0 < len(row) <= 2 * WIDTH and " " not in row for row in rows)
 
 
 def _standard_pattern() -> Layout:

@@ -40,13 +40,19 @@ def _content_errors() -> tuple[type[Exception], ...]:
 
 
 class LetterChessGroup(click.Group):
-    """Turns the project's input errors into one-line ``Error:`` messages with exit code 1."""
+    """Turns the project's input errors into one-line ``Error:`` messages with exit code 1, and
+    Ctrl-C into exit code 130."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except _content_errors() as error:
             raise click.ClickException(str(error)) from None
+        except KeyboardInterrupt:
+            # Commands that can keep something on Ctrl-C (solve, bench, distribution) catch it
+            # themselves; here nothing was kept.
+            click.echo("Interrupted.", err=True)
+            raise click.exceptions.Exit(130) from None
 
 
 def _console() -> Console:

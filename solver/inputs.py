@@ -43,6 +43,8 @@ def read_bytes(path: str | os.PathLike[str], what: str, max_bytes: int) -> bytes
     name = os.fspath(path)
     if name == "":
         raise FileNotFoundError(f"an empty name is not a {what}")
+    if "\0" in name:
+        raise FileNotFoundError(f"{name!r}: not a file name (it holds a NUL character)")
     try:
         with open(name, "rb") as handle:
             info = os.fstat(handle.fileno())
