@@ -170,7 +170,7 @@ def test_game_in_progress_with_check_plays_bound_and_solve(runner, tmp_path, gam
     whole, progress = game_file
     record = Record.load(progress)
     assert record.in_progress
-    points = sum((turn["score"] for turn in json.loads(whole.read_text())["turns"][:2]))
+    points = sum(turn["score"] for turn in json.loads(whole.read_text())["turns"][:2])
     result = run(runner, "check", progress)
     assert result.exit_code == 0, result.output
     assert f"game in progress: 2 turns, {points} points so far" in result.output
