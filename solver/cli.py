@@ -24,7 +24,7 @@ from .inputs import MAX_RECORD_BYTES, is_file_path, read_text
 from .record import Record, RecordError
 from .render import count_of
 from .rules import Rules, RulesError, tally
-from .squares import square_name
+from .squares import WIDTH, square_name
 
 if TYPE_CHECKING:
     from .board import Position
@@ -298,6 +298,8 @@ def _read_record_or_board(spec: str) -> Record | Layout:
     try:
         return Layout.parse(text, source=spec)
     except BoardError as error:
+        if any(len(line.strip()) == WIDTH for line in text.splitlines()):
+            raise  # meant as a board: say what is wrong with it
         reason = str(error).removeprefix(f"{spec}: ")
         raise BoardError(f"{spec}: neither a game record (JSON) nor a board: {reason}") from None
 

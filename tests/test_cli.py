@@ -233,12 +233,14 @@ def test_plays_after_a_record(runner, tmp_path):
         run(runner, "plays", "--after", path, "--word-shape", "line"), 2, "contradicts the record"
     )
     assert_one_line_error(
-        run(runner, "plays", deal(9).to_line(), "--after", path), 2, "is not the board of"
+        run(runner, "plays", deal(9).to_line(), "--after", path),
+        2,
+        "give a BOARD or --after RECORD",
     )
 
 
 def test_plays_errors(runner):
-    assert_one_line_error(run(runner, "plays"), 2, "give a BOARD, or --after RECORD")
+    assert_one_line_error(run(runner, "plays"), 2, "give a BOARD or --after RECORD (one of them)")
     assert_one_line_error(run(runner, "plays", EXAMPLE_BOARD, "--max-moves", -1), 2, "--max-moves")
     assert_one_line_error(
         run(runner, "plays", EXAMPLE_BOARD, "--word-shape", "zigzag"), 2, "zigzag"
@@ -281,7 +283,7 @@ def test_bound_errors(runner, tmp_path):
     assert_one_line_error(
         run(runner, "bound", "--random", 1, "--after", "tests/data/example-game.json"),
         2,
-        "not both",
+        "give one of a BOARD, --random SEED or --after RECORD",
     )
     bad = tmp_path / "bad.txt"
     bad.write_text("ABC\n")

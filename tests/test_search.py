@@ -197,8 +197,8 @@ def test_cli_solve(tmp_path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["solve"], "give either a BOARD or --random SEED"),
-        (["solve", SMALL, "--random", "3"], "give either a BOARD or --random SEED"),
+        (["solve"], "give one of a BOARD, --random SEED or --after RECORD"),
+        (["solve", SMALL, "--random", "3"], "give one of a BOARD, --random SEED or --after RECORD"),
         (["solve", "--random", "1", "--strategy", "nope"], "unknown strategy 'nope'"),
         (["solve", "--random", "1", "--time-limit", "0"], "--time-limit"),
         (["solve", "--random", "1", "--max-moves", "-2"], "--max-moves"),
