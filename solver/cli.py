@@ -729,9 +729,41 @@ def _workers_option(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _time_limit(time_limit: float | None, max_states: int | None) -> float | None:
+    """The time limit per deal: ``--time-limit``, else the default unless ``--max-states``.
+
+    :raises click.BadParameter: for a time limit no search can keep (``nan``, ``inf``).
+    """
+    from .distribution import check_budget
     from .solution import DEFAULT_TIME_LIMIT
 
+    try:
+        check_budget(time_limit, None)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="'--time-limit'") from None
     return DEFAULT_TIME_LIMIT if time_limit is None and max_states is None else time_limit
+
+
+def _check_outputs(
+    outputs: list[tuple[str, str | None]], inputs: list[tuple[str, str | Path | None]]
+) -> None:
+    """Before any work: every output path (``(option, path)``, ``None`` when not given) can be
+    written, and no two options name one file (nor an output an input it would overwrite).
+
+    :raises click.BadParameter: for a path that cannot be written, naming its option.
+    :raises click.UsageError: for two options naming one file.
+    """
+    from .outputs import OutputPathError, check_distinct_paths, check_output_path
+
+    for option, path in outputs:
+        if path is not None:
+            try:
+                check_output_path(path)
+            except OutputPathError as error:
+                raise click.BadParameter(str(error), param_hint=f"'{option}'") from None
+    try:
+        check_distinct_paths(outputs, inputs)
+    except OutputPathError as error:
+        raise click.UsageError(str(error)) from None
 
 
 def _interrupted(message: str) -> click.exceptions.Exit:
@@ -998,8 +1030,8 @@ def distribution(
        "time_limit", "max_states", "max_moves", "seed", "rules", "dictionary", "bound"},
        "record": {the game record}}
     Run the same command again to resume: deals already in the file are skipped; a last line
-    cut short by a killed run is cut off and redone. Settings that differ from the file's are
-    an error.
+    cut short by a killed run is removed and redone. Any other bad line, and settings that
+    differ from the file's, are an error naming the line; the file is left as it is.
     """
     from .distribution import (
         DistributionError,
@@ -1007,6 +1039,7 @@ def distribution(
         Settings,
         SettingsConflict,
         canonical_strategy,
+        counted,
         deal_seed,
         plot_histogram,
         run_distribution,
@@ -1021,10 +1054,12 @@ def distribution(
         raise click.BadParameter(str(error), param_hint="'--strategy'") from None
     if scheduler is not None and workers is not None:
         raise click.UsageError("--workers is for local runs: with --scheduler, the cluster's run")
+    time_limit = _time_limit(time_limit, max_states)
+    _check_outputs([("--out", out), ("--plot", plot)], [("--dict", dict_path)])
     dictionary = load_words(dict_path)
     settings = Settings(
         strategy=strategy,
-        time_limit=_time_limit(time_limit, max_states),
+        time_limit=time_limit,
         max_states=max_states,
         max_moves=max_moves,
         seed=seed,
@@ -1043,9 +1078,8 @@ def distribution(
             progress=not quiet,
             notify=lambda message: click.echo(message, err=True),
         )
-    except SettingsConflict as error:
-        raise click.UsageError(str(error)) from None
-    except (ResultsFileError, DistributionError) as error:
+    except (ResultsFileError, SettingsConflict, DistributionError) as error:
+        # What the results file holds, or what became of the run: not the command's usage.
         raise click.ClickException(str(error)) from None
     except KeyboardInterrupt:
         raise _interrupted(
@@ -1053,23 +1087,29 @@ def distribution(
         ) from None
     summary = summarise(run.results, seed)
     first, last = deal_seed(seed, 0), deal_seed(seed, count - 1)
+    seeds = f"seed {first}" if count == 1 else f"seeds {first} to {last}"
     click.echo(
-        f"{count} deals (seeds {first} to {last}): {settings.describe()}; "
-        f"{run.solved} solved now, {run.resumed} from {out}"
+        f"{counted(count, 'deal')} ({seeds}): {settings.describe()}; "
+        f"{run.solved:,} solved now, {run.resumed:,} from {out}"
     )
     if run.beyond:
-        click.echo(f"({run.beyond} more deals in {out}, beyond --n {count}, are not counted)")
+        click.echo(
+            f"({counted(run.beyond, 'more deal')} in {out}, beyond --n {count}, "
+            f"{'is' if run.beyond == 1 else 'are'} not counted)"
+        )
     for line in summary_lines(summary):
         click.echo(line)
     if plot is not None:
         title = (
-            f"Letter Chess: {settings.describe()}\n{count} deals (seed {seed}), "
+            f"Letter Chess: {settings.describe()}\n{counted(count, 'deal')} (seed {seed}), "
             f"{100 * summary.clear_rate:.1f} % cleared"
         )
         try:
             plot_histogram([r.score for r in run.results], summary, title, plot)
         except OSError as error:
-            raise click.ClickException(f"{plot}: cannot write the plot ({error})") from None
+            raise click.ClickException(
+                f"{plot}: cannot write the plot ({error.strerror or error})"
+            ) from None
         click.echo(f"Histogram written to {plot}")
 
 
