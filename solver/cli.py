@@ -792,7 +792,7 @@ def _interrupted(message: str) -> click.exceptions.Exit:
     "strategies_text",
     required=True,
     metavar="LIST",
-    help="Strategy specs separated by commas, e.g. greedy,beam:width=50,depth=3,dfs (a comma "
+    help="Strategy specs separated by commas, e.g. greedy,beam:width=50,growth=3,dfs (a comma "
     "followed by key=value continues the strategy before it). The first is the baseline.",
 )
 @_budget_options
@@ -857,7 +857,9 @@ def bench(
     """
     from .bench import (
         BenchError,
+        BenchInterrupted,
         BenchSettings,
+        board_files,
         deals_from_folder,
         random_deals,
         report_tables,
@@ -867,7 +869,7 @@ def bench(
         write_csv,
         write_json,
     )
-    from .distribution import canonical_strategy
+    from .distribution import canonical_strategy, counted
     from .search import StrategyError
 
     try:
@@ -883,6 +885,8 @@ def bench(
         raise click.BadParameter(str(error), param_hint="'--strategies'") from None
     if boards_dir is not None and random_count is not None:
         raise click.UsageError("give either --boards DIR or --random N, not both")
+    time_limit = _time_limit(time_limit, max_states)
+    inputs: list[tuple[str, str | Path | None]] = [("--dict", dict_path)]
     if random_count is not None:
         deals = random_deals(random_count, seed)
     else:
@@ -896,11 +900,14 @@ def bench(
         try:
             deals = deals_from_folder(folder)
         except BenchError as error:
-            raise click.UsageError(str(error)) from None
+            raise click.BadParameter(str(error), param_hint="'--boards'") from None
+        inputs += [("--boards", path) for path in board_files(folder)]
+    outputs = [("--json", json_out), ("--csv", csv_out)]
+    _check_outputs(outputs, inputs)
     dictionary = load_words(dict_path)
     settings = BenchSettings(
         strategies=tuple(specs),
-        time_limit=_time_limit(time_limit, max_states),
+        time_limit=time_limit,
         max_states=max_states,
         max_moves=max_moves,
         seed=seed,
@@ -912,8 +919,10 @@ def bench(
         report = run_bench(
             deals, settings, dict_path=dict_path, workers=workers, progress=not quiet
         )
-    except KeyboardInterrupt:
-        raise _interrupted("no report (a bench keeps nothing until it is complete)") from None
+    except BenchInterrupted as interrupted:
+        if interrupted.report is None:
+            raise _interrupted("no deal was finished by every strategy: no report") from None
+        report = interrupted.report
     budget = []
     if settings.time_limit is not None:
         budget.append(f"{settings.time_limit:g} s")
@@ -924,9 +933,8 @@ def bench(
         # Not a terminal (a pipe, a file): rich would squeeze the tables into 80 columns.
         console = Console(highlight=False, soft_wrap=True, width=160)
     console.print(
-        f"{len(deals)} deal{'s' * (len(deals) != 1)} x {len(specs)} "
-        f"strateg{'ies' if len(specs) != 1 else 'y'}, K={max_moves}, "
-        f"{' and '.join(budget)} per solve, {settings.rules.describe()} rules, "
+        f"{counted(len(report.deals), 'deal')} x {counted(len(specs), 'strategy', 'strategies')}"
+        f", K={max_moves}, {' and '.join(budget)} per solve, {settings.rules.describe()} rules, "
         f"{dictionary.name}, seed {seed}"
     )
     for table in report_tables(report):
@@ -937,8 +945,15 @@ def bench(
             try:
                 write(report, path)
             except OSError as error:
-                raise click.ClickException(f"{path}: cannot write ({error})") from None
+                raise click.ClickException(
+                    f"{path}: cannot write ({error.strerror or error})"
+                ) from None
             click.echo(f"Report written to {path}")
+    if report.interrupted:
+        raise _interrupted(
+            f"the report covers the {len(report.deals):,} of {counted(report.planned, 'deal')} "
+            "that every strategy finished"
+        )
 
 
 @cli.command()
