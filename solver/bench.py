@@ -39,7 +39,6 @@ from .distribution import (
     bootstrap_mean_ci,
     canonical_strategy,
     check_budget,
-    counted,
     deal_seed,
     solve_all,
 )
@@ -388,9 +387,11 @@ def report_tables(report: BenchReport) -> list[Any]:
     from rich import box
     from rich.table import Table
 
+    from .render import count_of
+
     settings = report.settings
     scores = Table(
-        title=f"Scores on {counted(len(report.deals), 'deal')}",
+        title=f"Scores on {count_of(len(report.deals), 'deal')}",
         box=box.SIMPLE_HEAD,
         title_justify="left",
     )

@@ -729,17 +729,10 @@ def _workers_option(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _time_limit(time_limit: float | None, max_states: int | None) -> float | None:
-    """The time limit per deal: ``--time-limit``, else the default unless ``--max-states``.
-
-    :raises click.BadParameter: for a time limit no search can keep (``nan``, ``inf``).
-    """
-    from .distribution import check_budget
+    """The time limit per deal: ``--time-limit`` (a finite number above 0: :data:`SECONDS`),
+    else the default unless ``--max-states``."""
     from .solution import DEFAULT_TIME_LIMIT
 
-    try:
-        check_budget(time_limit, None)
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="'--time-limit'") from None
     return DEFAULT_TIME_LIMIT if time_limit is None and max_states is None else time_limit
 
 
@@ -752,17 +745,17 @@ def _check_outputs(
     :raises click.BadParameter: for a path that cannot be written, naming its option.
     :raises click.UsageError: for two options naming one file.
     """
-    from .outputs import OutputPathError, check_distinct_paths, check_output_path
+    from . import outputs as output_files  # not this module's check_output_path (solve's)
 
     for option, path in outputs:
         if path is not None:
             try:
-                check_output_path(path)
-            except OutputPathError as error:
+                output_files.check_output_path(path)
+            except output_files.OutputPathError as error:
                 raise click.BadParameter(str(error), param_hint=f"'{option}'") from None
     try:
-        check_distinct_paths(outputs, inputs)
-    except OutputPathError as error:
+        output_files.check_distinct_paths(outputs, inputs)
+    except output_files.OutputPathError as error:
         raise click.UsageError(str(error)) from None
 
 
@@ -808,14 +801,14 @@ def _interrupted(message: str) -> click.exceptions.Exit:
 @click.option(
     "--json",
     "json_out",
-    type=click.Path(dir_okay=False),
+    metavar="FILE",
     default=None,
     help="Write the report (settings, statistics, every solve with its record) as JSON.",
 )
 @click.option(
     "--csv",
     "csv_out",
-    type=click.Path(dir_okay=False),
+    metavar="FILE",
     default=None,
     help="Write one CSV row per solve: deal, deal_seed, strategy, score, bound, cleared, "
     "rounds, seconds, states, stopped.",
@@ -869,7 +862,7 @@ def bench(
         write_csv,
         write_json,
     )
-    from .distribution import canonical_strategy, counted
+    from .distribution import canonical_strategy
     from .search import StrategyError
 
     try:
@@ -933,8 +926,9 @@ def bench(
         # Not a terminal (a pipe, a file): rich would squeeze the tables into 80 columns.
         console = Console(highlight=False, soft_wrap=True, width=160)
     console.print(
-        f"{counted(len(report.deals), 'deal')} x {counted(len(specs), 'strategy', 'strategies')}"
-        f", K={max_moves}, {' and '.join(budget)} per solve, {settings.rules.describe()} rules, "
+        f"{count_of(len(report.deals), 'deal')} x {len(specs)} "
+        f"strateg{'ies' if len(specs) != 1 else 'y'}, K={max_moves}, "
+        f"{' and '.join(budget)} per solve, {settings.rules.describe()} rules, "
         f"{dictionary.name}, seed {seed}"
     )
     for table in report_tables(report):
@@ -951,7 +945,7 @@ def bench(
             click.echo(f"Report written to {path}")
     if report.interrupted:
         raise _interrupted(
-            f"the report covers the {len(report.deals):,} of {counted(report.planned, 'deal')} "
+            f"the report covers the {len(report.deals):,} of {count_of(report.planned, 'deal')} "
             "that every strategy finished"
         )
 
@@ -990,13 +984,13 @@ def bench(
 )
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False),
+    metavar="FILE",
     required=True,
     help="The results file (JSON Lines); an existing one is resumed.",
 )
 @click.option(
     "--plot",
-    type=click.Path(dir_okay=False),
+    metavar="FILE",
     default=None,
     help="Draw a histogram of the scores to this PNG file.",
 )
@@ -1054,7 +1048,6 @@ def distribution(
         Settings,
         SettingsConflict,
         canonical_strategy,
-        counted,
         deal_seed,
         plot_histogram,
         run_distribution,
@@ -1104,19 +1097,19 @@ def distribution(
     first, last = deal_seed(seed, 0), deal_seed(seed, count - 1)
     seeds = f"seed {first}" if count == 1 else f"seeds {first} to {last}"
     click.echo(
-        f"{counted(count, 'deal')} ({seeds}): {settings.describe()}; "
+        f"{count_of(count, 'deal')} ({seeds}): {settings.describe()}; "
         f"{run.solved:,} solved now, {run.resumed:,} from {out}"
     )
     if run.beyond:
         click.echo(
-            f"({counted(run.beyond, 'more deal')} in {out}, beyond --n {count}, "
+            f"({count_of(run.beyond, 'more deal')} in {out}, beyond --n {count}, "
             f"{'is' if run.beyond == 1 else 'are'} not counted)"
         )
     for line in summary_lines(summary):
         click.echo(line)
     if plot is not None:
         title = (
-            f"Letter Chess: {settings.describe()}\n{counted(count, 'deal')} (seed {seed}), "
+            f"Letter Chess: {settings.describe()}\n{count_of(count, 'deal')} (seed {seed}), "
             f"{100 * summary.clear_rate:.1f} % cleared"
         )
         try:

@@ -130,11 +130,6 @@ def _seconds(value: float) -> str:
     return f"{value:g} s"
 
 
-def counted(count: int, noun: str, plural: str | None = None) -> str:
-    """``count`` and ``noun``, plural unless the count is one: ``1 deal``, ``3 deals``."""
-    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
-
-
 def check_budget(time_limit: float | None, max_states: int | None) -> None:
     """Refuse a search budget that no search can keep: a time limit that is not a positive,
     finite number of seconds (``nan`` would even be written to the results file), or a state
@@ -819,8 +814,10 @@ def _scan(fd: int, path: Path, settings: Settings) -> _Scan:
                 _bound_of(data),
             )
     if repeated:
+        from .render import count_of
+
         scan.notes.append(
-            f"{path}: {counted(repeated, 'line')} {'repeats' if repeated == 1 else 'repeat'} a "
+            f"{path}: {count_of(repeated, 'line')} {'repeats' if repeated == 1 else 'repeat'} a "
             "deal already in the file; ignored"
         )
     return scan
@@ -1142,6 +1139,8 @@ def run_distribution(
     :param on_line: called with each results line after it is written.
     :raises KeyboardInterrupt: on Ctrl-C; every line written so far is kept.
     """
+    from .render import count_of
+
     notify = notify or (lambda message: print(message, file=sys.stderr, flush=True))
     path = Path(out)
     absolute_dict = str(Path(dict_path).resolve()) if dict_path is not None else None
@@ -1154,10 +1153,10 @@ def run_distribution(
         beyond = len(done) - resumed
         todo = [index for index in range(n) if index not in done]
         if not todo:
-            notify(f"{path}: already holds every deal asked for ({counted(n, 'deal')})")
+            notify(f"{path}: already holds every deal asked for ({count_of(n, 'deal')})")
         elif resumed:
             notify(
-                f"{path}: {resumed:,} of {counted(n, 'deal')} already solved; solving the other "
+                f"{path}: {resumed:,} of {count_of(n, 'deal')} already solved; solving the other "
                 f"{len(todo):,}"
             )
         tasks = (make_task(settings, index, absolute_dict) for index in todo)

@@ -301,7 +301,7 @@ def test_the_readme_strategy_lists_are_valid():
         (["--json", ""], "an empty path names no file"),
         (["--json", "BOARD", "--boards", "BOARDS"], "--json names the same file as --boards"),
         (["--csv", "WORDS", "--dict", "WORDS"], "--csv names the same file as --dict"),
-        (["--time-limit", "nan"], "positive number of seconds, not nan"),
+        (["--time-limit", "nan"], "'nan' is not a finite number of seconds above 0"),
     ],
 )
 def test_bad_outputs_are_usage_errors_before_any_work(runner, tmp_path, no_solving, args, message):

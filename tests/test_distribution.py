@@ -479,11 +479,11 @@ def test_usage_errors(runner, tmp_path):
         (["--out", "WORDS", "--dict", "WORDS"], "--out names the same file as --dict"),
         (["--out", "/dev/null"], "/dev/null is a character device, not a regular file"),
         (["--out", ""], "an empty path names no file"),
-        (["--out", "DIR"], "is a directory"),  # said by click
+        (["--out", "DIR"], "is a folder, not a file"),
         (["--out", "DIR/missing/r.jsonl"], "missing does not exist"),
         (["--out", "R", "--plot", "DIR/missing/h.png"], "missing does not exist"),
-        (["--out", "R", "--time-limit", "nan"], "positive number of seconds, not nan"),
-        (["--out", "R", "--time-limit", "inf"], "positive number of seconds, not inf"),
+        (["--out", "R", "--time-limit", "nan"], "'nan' is not a finite number of seconds above 0"),
+        (["--out", "R", "--time-limit", "inf"], "'inf' is not a finite number of seconds above 0"),
         (["--out", "R", "--time-limit", "-1"], "--time-limit"),
     ],
 )
