@@ -14,11 +14,15 @@ Deals: the ``*.txt`` boards of a folder (by default the repository's ``benchmark
 deals), searched with the run's seed; or N random deals, those of ``letterchess distribution``
 with the same seed (:func:`solver.distribution.deal_seed`: seed ``S * 1_000_003 + i``, so
 ``--seed 0`` gives the deals of seeds 0 to N-1), each searched with its deal seed.
+
+Ctrl-C keeps what is finished: the report then covers the deals that every strategy finished
+(:class:`BenchInterrupted`).
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import os
@@ -34,9 +38,11 @@ from .distribution import (
     SolveTask,
     bootstrap_mean_ci,
     canonical_strategy,
+    check_budget,
     deal_seed,
     solve_all,
 )
+from .outputs import write_atomically
 from .rules import Rules
 
 FORMAT = "letterchess/bench-1"
@@ -46,12 +52,23 @@ class BenchError(ValueError):
     """A bench that cannot run as asked (no deals, a bad strategy list)."""
 
 
+class BenchInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a bench; ``report`` covers the deals every strategy had finished (a
+    :class:`BenchReport` with ``interrupted`` set), or is ``None`` when there was none.
+
+    A :class:`KeyboardInterrupt`, so that code catching that still catches it."""
+
+    def __init__(self, report: BenchReport | None):
+        super().__init__()
+        self.report = report
+
+
 def split_strategies(text: str) -> list[str]:
     """Split a comma-separated list of strategy specs, whose own parameters hold commas.
 
     A comma starts a new strategy unless the next item is a parameter: an item with ``=`` and
-    no ``:`` before it. So ``greedy,beam:width=50,depth=3,dfs`` is ``greedy``,
-    ``beam:width=50,depth=3`` and ``dfs``.
+    no ``:`` before it. So ``greedy,beam:width=50,growth=3,dfs`` is ``greedy``,
+    ``beam:width=50,growth=3`` and ``dfs``.
 
     :raises BenchError: for an empty item, or a parameter with no strategy before it.
     """
@@ -86,15 +103,20 @@ def repository_boards() -> Path:
     return Path(__file__).resolve().parent.parent / "benchmarks" / "boards"
 
 
+def board_files(folder: str | os.PathLike[str]) -> list[Path]:
+    """The ``*.txt`` board files of ``folder``, by file name."""
+    return sorted(Path(folder).glob("*.txt"))
+
+
 def deals_from_folder(folder: str | os.PathLike[str]) -> list[Deal]:
-    """The ``*.txt`` boards of ``folder``, by file name.
+    """The boards of :func:`board_files`.
 
     :raises BenchError: when the folder holds no board file.
     :raises solver.board.BoardError: for a malformed board.
     """
     from .board import read_board
 
-    paths = sorted(Path(folder).glob("*.txt"))
+    paths = board_files(folder)
     if not paths:
         raise BenchError(f"{folder}: no *.txt board files")
     return [Deal(path.stem, read_board(str(path)).to_line()) for path in paths]
@@ -121,6 +143,9 @@ class BenchSettings:
     dictionary: dict[str, Any] = field(default_factory=dict)
     #: Compute each deal's upper bound (once per deal and worker; about a second a deal).
     bound: bool = True
+
+    def __post_init__(self) -> None:
+        check_budget(self.time_limit, self.max_states)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -185,18 +210,26 @@ class Comparison:
 
 @dataclass
 class BenchReport:
-    """Everything a bench found: the solves, the statistics and the comparisons."""
+    """Everything a bench found: the solves, the statistics and the comparisons.
+
+    :ivar interrupted: Ctrl-C stopped the bench: ``deals`` are those every strategy finished,
+        of the ``planned`` deals.
+    """
 
     settings: BenchSettings
     deals: list[Deal]
     solves: list[Solve]
     stats: list[StrategyStats]
     comparisons: list[Comparison]
+    interrupted: bool = False
+    planned: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": FORMAT,
             "settings": self.settings.to_dict(),
+            "interrupted": self.interrupted,
+            "planned_deals": self.planned,
             "deals": [asdict(deal) for deal in self.deals],
             "bootstrap": {"resamples": BOOTSTRAP_RESAMPLES, "seed": self.settings.seed},
             "stats": [asdict(stats) for stats in self.stats],
@@ -258,7 +291,7 @@ def run_bench(
 
     :param workers: local worker processes (default one per core; 0: in this process).
     :raises solver.search.StrategyError: for a bad strategy spec.
-    :raises KeyboardInterrupt: on Ctrl-C.
+    :raises BenchInterrupted: on Ctrl-C, with the report of the deals finished so far.
     """
     canonical = [canonical_strategy(spec) for spec in settings.strategies]
     absolute_dict = str(Path(dict_path).resolve()) if dict_path is not None else None
@@ -281,38 +314,68 @@ def run_bench(
                     dict_sha256=settings.dictionary["sha256"],
                 )
             )
-    # Deal-major order, so that partial progress covers every strategy evenly.
+    # Deal-major order, so that partial progress covers every strategy evenly (and an
+    # interrupted bench has whole deals to report).
     tasks.sort(key=lambda task: (task.index % len(deals), task.index))
     found: dict[int, Solve] = {}
     results = solve_all(tasks, workers)
-    with DealProgress(len(tasks), [], "solves", enabled=progress) as bar, closing(results):
-        for result in results:
-            s, d = divmod(result["index"], len(deals))
-            solve = Solve(
-                deal=deals[d].name,
-                deal_seed=deals[d].deal_seed,
-                strategy=settings.strategies[s],
-                score=result["score"],
-                bound=result["bound"],
-                cleared=result["cleared"],
-                rounds=result["rounds"],
-                seconds=result["seconds"],
-                states=result["states"],
-                stopped=result["stopped"],
-                record=result["record"],
-            )
-            found[result["index"]] = solve
-            bar.advance(solve.score, f"{solve.strategy} on {solve.deal}: score {solve.score}")
-    solves = [found[index] for index in range(len(tasks))]
+    try:
+        with DealProgress(len(tasks), [], "solves", enabled=progress) as bar, closing(results):
+            for result in results:
+                s, d = divmod(result["index"], len(deals))
+                solve = Solve(
+                    deal=deals[d].name,
+                    deal_seed=deals[d].deal_seed,
+                    strategy=settings.strategies[s],
+                    score=result["score"],
+                    bound=result["bound"],
+                    cleared=result["cleared"],
+                    rounds=result["rounds"],
+                    seconds=result["seconds"],
+                    states=result["states"],
+                    stopped=result["stopped"],
+                    record=result["record"],
+                )
+                found[result["index"]] = solve
+                bar.advance(solve.score, f"{solve.strategy} on {solve.deal}: score {solve.score}")
+    except KeyboardInterrupt:
+        # Keep what is finished: the deals every strategy solved (a paired comparison needs
+        # each deal solved by all of them).
+        strategies = range(len(settings.strategies))
+        whole = [
+            d for d in range(len(deals)) if all(s * len(deals) + d in found for s in strategies)
+        ]
+        report = _report(settings, deals, found, whole, interrupted=True) if whole else None
+        raise BenchInterrupted(report) from None
+    return _report(settings, deals, found, list(range(len(deals))))
+
+
+def _report(
+    settings: BenchSettings,
+    deals: list[Deal],
+    found: dict[int, Solve],
+    kept: list[int],
+    interrupted: bool = False,
+) -> BenchReport:
+    """The report on the deals numbered ``kept``, each solved by every strategy; ``found``
+    holds the solves by task index (``strategy * len(deals) + deal``)."""
     by_strategy = [
-        solves[s * len(deals) : (s + 1) * len(deals)] for s in range(len(settings.strategies))
+        [found[s * len(deals) + d] for d in kept] for s in range(len(settings.strategies))
     ]
     stats = [
         strategy_stats(spec, rows)
         for spec, rows in zip(settings.strategies, by_strategy, strict=True)
     ]
     comparisons = [compare(by_strategy[0], rows, settings.seed) for rows in by_strategy[1:]]
-    return BenchReport(settings, deals, solves, stats, comparisons)
+    return BenchReport(
+        settings,
+        [deals[d] for d in kept],
+        [solve for rows in by_strategy for solve in rows],
+        stats,
+        comparisons,
+        interrupted,
+        planned=len(deals),
+    )
 
 
 def _number(value: float, digits: int = 1) -> str:
@@ -324,9 +387,13 @@ def report_tables(report: BenchReport) -> list[Any]:
     from rich import box
     from rich.table import Table
 
+    from .render import count_of
+
     settings = report.settings
     scores = Table(
-        title=f"Scores on {len(report.deals)} deals", box=box.SIMPLE_HEAD, title_justify="left"
+        title=f"Scores on {count_of(len(report.deals), 'deal')}",
+        box=box.SIMPLE_HEAD,
+        title_justify="left",
     )
     for name in ("strategy", "mean", "median", "sd", "min", "max", "cleared", "rounds"):
         scores.add_column(name, justify="left" if name == "strategy" else "right")
@@ -376,8 +443,9 @@ def report_tables(report: BenchReport) -> list[Any]:
 
 
 def write_json(report: BenchReport, path: str | os.PathLike[str]) -> None:
-    """The whole report, every solve with its game record, as one JSON document."""
-    Path(path).write_text(json.dumps(report.to_dict(), indent=1) + "\n", encoding="utf-8")
+    """The whole report, every solve with its game record, as one JSON document (written
+    whole or not at all: :func:`solver.outputs.write_atomically`)."""
+    write_atomically(path, (json.dumps(report.to_dict(), indent=1) + "\n").encode())
 
 
 CSV_COLUMNS = (
@@ -395,10 +463,12 @@ CSV_COLUMNS = (
 
 
 def write_csv(report: BenchReport, path: str | os.PathLike[str]) -> None:
-    """One row per solve (deal, strategy, score, ...; no records)."""
-    with open(path, "w", encoding="utf-8", newline="") as out:
-        writer = csv.writer(out)
-        writer.writerow(CSV_COLUMNS)
-        for solve in report.solves:
-            row = asdict(solve)
-            writer.writerow(["" if row[name] is None else row[name] for name in CSV_COLUMNS])
+    """One row per solve (deal, strategy, score, ...; no records), written whole or not at
+    all."""
+    text = io.StringIO(newline="")
+    writer = csv.writer(text)
+    writer.writerow(CSV_COLUMNS)
+    for solve in report.solves:
+        row = asdict(solve)
+        writer.writerow(["" if row[name] is None else row[name] for name in CSV_COLUMNS])
+    write_atomically(path, text.getvalue().encode())

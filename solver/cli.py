@@ -731,9 +731,34 @@ def _workers_option(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _time_limit(time_limit: float | None, max_states: int | None) -> float | None:
+    """The time limit per deal: ``--time-limit`` (a finite number above 0: :data:`SECONDS`),
+    else the default unless ``--max-states``."""
     from .solution import DEFAULT_TIME_LIMIT
 
     return DEFAULT_TIME_LIMIT if time_limit is None and max_states is None else time_limit
+
+
+def _check_outputs(
+    outputs: list[tuple[str, str | None]], inputs: list[tuple[str, str | Path | None]]
+) -> None:
+    """Before any work: every output path (``(option, path)``, ``None`` when not given) can be
+    written, and no two options name one file (nor an output an input it would overwrite).
+
+    :raises click.BadParameter: for a path that cannot be written, naming its option.
+    :raises click.UsageError: for two options naming one file.
+    """
+    from . import outputs as output_files  # not this module's check_output_path (solve's)
+
+    for option, path in outputs:
+        if path is not None:
+            try:
+                output_files.check_output_path(path)
+            except output_files.OutputPathError as error:
+                raise click.BadParameter(str(error), param_hint=f"'{option}'") from None
+    try:
+        output_files.check_distinct_paths(outputs, inputs)
+    except output_files.OutputPathError as error:
+        raise click.UsageError(str(error)) from None
 
 
 def _interrupted(message: str) -> click.exceptions.Exit:
@@ -762,7 +787,7 @@ def _interrupted(message: str) -> click.exceptions.Exit:
     "strategies_text",
     required=True,
     metavar="LIST",
-    help="Strategy specs separated by commas, e.g. greedy,beam:width=50,depth=3,dfs (a comma "
+    help="Strategy specs separated by commas, e.g. greedy,beam:width=50,growth=3,dfs (a comma "
     "followed by key=value continues the strategy before it). The first is the baseline.",
 )
 @_budget_options
@@ -778,14 +803,14 @@ def _interrupted(message: str) -> click.exceptions.Exit:
 @click.option(
     "--json",
     "json_out",
-    type=click.Path(dir_okay=False),
+    metavar="FILE",
     default=None,
     help="Write the report (settings, statistics, every solve with its record) as JSON.",
 )
 @click.option(
     "--csv",
     "csv_out",
-    type=click.Path(dir_okay=False),
+    metavar="FILE",
     default=None,
     help="Write one CSV row per solve: deal, deal_seed, strategy, score, bound, cleared, "
     "rounds, seconds, states, stopped.",
@@ -827,7 +852,9 @@ def bench(
     """
     from .bench import (
         BenchError,
+        BenchInterrupted,
         BenchSettings,
+        board_files,
         deals_from_folder,
         random_deals,
         report_tables,
@@ -853,6 +880,8 @@ def bench(
         raise click.BadParameter(str(error), param_hint="'--strategies'") from None
     if boards_dir is not None and random_count is not None:
         raise click.UsageError("give either --boards DIR or --random N, not both")
+    time_limit = _time_limit(time_limit, max_states)
+    inputs: list[tuple[str, str | Path | None]] = [("--dict", dict_path)]
     if random_count is not None:
         deals = random_deals(random_count, seed)
     else:
@@ -866,11 +895,14 @@ def bench(
         try:
             deals = deals_from_folder(folder)
         except BenchError as error:
-            raise click.UsageError(str(error)) from None
+            raise click.BadParameter(str(error), param_hint="'--boards'") from None
+        inputs += [("--boards", path) for path in board_files(folder)]
+    outputs = [("--json", json_out), ("--csv", csv_out)]
+    _check_outputs(outputs, inputs)
     dictionary = load_words(dict_path)
     settings = BenchSettings(
         strategies=tuple(specs),
-        time_limit=_time_limit(time_limit, max_states),
+        time_limit=time_limit,
         max_states=max_states,
         max_moves=max_moves,
         seed=seed,
@@ -882,8 +914,10 @@ def bench(
         report = run_bench(
             deals, settings, dict_path=dict_path, workers=workers, progress=not quiet
         )
-    except KeyboardInterrupt:
-        raise _interrupted("no report (a bench keeps nothing until it is complete)") from None
+    except BenchInterrupted as interrupted:
+        if interrupted.report is None:
+            raise _interrupted("no deal was finished by every strategy: no report") from None
+        report = interrupted.report
     budget = []
     if settings.time_limit is not None:
         budget.append(f"{settings.time_limit:g} s")
@@ -894,7 +928,7 @@ def bench(
         # Not a terminal (a pipe, a file): rich would squeeze the tables into 80 columns.
         console = Console(highlight=False, soft_wrap=True, width=160)
     console.print(
-        f"{len(deals)} deal{'s' * (len(deals) != 1)} x {len(specs)} "
+        f"{count_of(len(report.deals), 'deal')} x {len(specs)} "
         f"strateg{'ies' if len(specs) != 1 else 'y'}, K={max_moves}, "
         f"{' and '.join(budget)} per solve, {settings.rules.describe()} rules, "
         f"{dictionary.name}, seed {seed}"
@@ -907,8 +941,15 @@ def bench(
             try:
                 write(report, path)
             except OSError as error:
-                raise click.ClickException(f"{path}: cannot write ({error})") from None
+                raise click.ClickException(
+                    f"{path}: cannot write ({error.strerror or error})"
+                ) from None
             click.echo(f"Report written to {path}")
+    if report.interrupted:
+        raise _interrupted(
+            f"the report covers the {len(report.deals):,} of {count_of(report.planned, 'deal')} "
+            "that every strategy finished"
+        )
 
 
 @cli.command()
@@ -945,13 +986,13 @@ def bench(
 )
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False),
+    metavar="FILE",
     required=True,
     help="The results file (JSON Lines); an existing one is resumed.",
 )
 @click.option(
     "--plot",
-    type=click.Path(dir_okay=False),
+    metavar="FILE",
     default=None,
     help="Draw a histogram of the scores to this PNG file.",
 )
@@ -1000,8 +1041,8 @@ def distribution(
        "time_limit", "max_states", "max_moves", "seed", "rules", "dictionary", "bound"},
        "record": {the game record}}
     Run the same command again to resume: deals already in the file are skipped; a last line
-    cut short by a killed run is cut off and redone. Settings that differ from the file's are
-    an error.
+    cut short by a killed run is removed and redone. Any other bad line, and settings that
+    differ from the file's, are an error naming the line; the file is left as it is.
     """
     from .distribution import (
         DistributionError,
@@ -1023,10 +1064,12 @@ def distribution(
         raise click.BadParameter(str(error), param_hint="'--strategy'") from None
     if scheduler is not None and workers is not None:
         raise click.UsageError("--workers is for local runs: with --scheduler, the cluster's run")
+    time_limit = _time_limit(time_limit, max_states)
+    _check_outputs([("--out", out), ("--plot", plot)], [("--dict", dict_path)])
     dictionary = load_words(dict_path)
     settings = Settings(
         strategy=strategy,
-        time_limit=_time_limit(time_limit, max_states),
+        time_limit=time_limit,
         max_states=max_states,
         max_moves=max_moves,
         seed=seed,
@@ -1045,9 +1088,8 @@ def distribution(
             progress=not quiet,
             notify=lambda message: click.echo(message, err=True),
         )
-    except SettingsConflict as error:
-        raise click.UsageError(str(error)) from None
-    except (ResultsFileError, DistributionError) as error:
+    except (ResultsFileError, SettingsConflict, DistributionError) as error:
+        # What the results file holds, or what became of the run: not the command's usage.
         raise click.ClickException(str(error)) from None
     except KeyboardInterrupt:
         raise _interrupted(
@@ -1055,23 +1097,29 @@ def distribution(
         ) from None
     summary = summarise(run.results, seed)
     first, last = deal_seed(seed, 0), deal_seed(seed, count - 1)
+    seeds = f"seed {first}" if count == 1 else f"seeds {first} to {last}"
     click.echo(
-        f"{count} deals (seeds {first} to {last}): {settings.describe()}; "
-        f"{run.solved} solved now, {run.resumed} from {out}"
+        f"{count_of(count, 'deal')} ({seeds}): {settings.describe()}; "
+        f"{run.solved:,} solved now, {run.resumed:,} from {out}"
     )
     if run.beyond:
-        click.echo(f"({run.beyond} more deals in {out}, beyond --n {count}, are not counted)")
+        click.echo(
+            f"({count_of(run.beyond, 'more deal')} in {out}, beyond --n {count}, "
+            f"{'is' if run.beyond == 1 else 'are'} not counted)"
+        )
     for line in summary_lines(summary):
         click.echo(line)
     if plot is not None:
         title = (
-            f"Letter Chess: {settings.describe()}\n{count} deals (seed {seed}), "
+            f"Letter Chess: {settings.describe()}\n{count_of(count, 'deal')} (seed {seed}), "
             f"{100 * summary.clear_rate:.1f} % cleared"
         )
         try:
             plot_histogram([r.score for r in run.results], summary, title, plot)
         except OSError as error:
-            raise click.ClickException(f"{plot}: cannot write the plot ({error})") from None
+            raise click.ClickException(
+                f"{plot}: cannot write the plot ({error.strerror or error})"
+            ) from None
         click.echo(f"Histogram written to {plot}")
 
 

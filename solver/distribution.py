@@ -19,10 +19,14 @@ solved with::
                   "max_moves": 2, "seed": 0, "rules": {...}, "dictionary": {...}},
      "record": {<the game record, letterchess/record-1>}}
 
-A run with an existing file solves only the deals missing from it. A last line cut short (a
-run killed while writing it) is reported and cut off, and its deal is solved again; any other
-unreadable line is an error, as is a line solved with other settings (strategy, budgets, move
-limit, seed, rules or dictionary): a file never mixes two kinds of runs.
+A run with an existing file solves only the deals missing from it. The file is read one line
+at a time, each at most :data:`MAX_LINE_BYTES`, so any file costs bounded memory. Nothing in it
+is ever removed but a last line, with no end of line, that is the beginning of a line of ours
+(a run killed while writing it): that one is reported and removed, and its deal solved again.
+Any other line that is not a good results line is an error naming it (file:line) and leaves
+the file as it is: a file whose first line is not ours is "not a results file"; a bad line in a
+results file is for the user to repair. So is a line solved with other settings (strategy,
+budgets, move limit, seed, rules or dictionary): a file never mixes two kinds of runs.
 
 **Execution.** A pool of local worker processes, or with a scheduler address the workers of a
 Dask distributed cluster. Each deal is one task, :func:`solve_task`, a pure function of its
@@ -35,13 +39,16 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import io
 import itertools
 import json
 import math
 import multiprocessing
 import os
+import re
 import signal
 import socket
+import stat
 import sys
 import threading
 import time
@@ -51,10 +58,11 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 
+from .outputs import OutputPathError, check_output_path, write_atomically
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -71,6 +79,11 @@ BOOTSTRAP_RESAMPLES = 10_000
 DASK_CONNECT_TIMEOUT = 20.0
 #: Fewest Dask tasks kept submitted at once (more when the cluster has more threads).
 DASK_MIN_WINDOW = 256
+
+#: The longest results line read. Ours are a few kilobytes (mostly the game record); a longer
+#: line is none of ours, and reading stops there, so that a wrong file (a 2 GB log) given as
+#: the results file costs no memory.
+MAX_LINE_BYTES = 1024 * 1024
 
 # Every line starts with this text (json.dumps keeps the key order and its spacing), so even a
 # line cut short after a few bytes can be recognised as ours before it is cut off.
@@ -117,6 +130,23 @@ def _seconds(value: float) -> str:
     return f"{value:g} s"
 
 
+def check_budget(time_limit: float | None, max_states: int | None) -> None:
+    """Refuse a search budget that no search can keep: a time limit that is not a positive,
+    finite number of seconds (``nan`` would even be written to the results file), or a state
+    budget below one.
+
+    :raises ValueError: naming the bad value.
+    """
+    if time_limit is not None and not (
+        isinstance(time_limit, int | float) and math.isfinite(time_limit) and time_limit > 0
+    ):
+        raise ValueError(f"the time limit must be a positive number of seconds, not {time_limit}")
+    if max_states is not None and not (
+        isinstance(max_states, int) and not isinstance(max_states, bool) and max_states >= 1
+    ):
+        raise ValueError(f"the state budget must be a whole number of 1 or more, not {max_states}")
+
+
 @dataclass(frozen=True)
 class Settings:
     """What a deal was solved with; deals of one results file all share these.
@@ -129,6 +159,7 @@ class Settings:
     :ivar dictionary: ``{"name", "words", "sha256"}`` of the word list.
     :ivar bound: also compute each deal's upper bound (it changes no game, so a run may be
         resumed with it on or off).
+    :raises ValueError: for a budget no search can keep (:func:`check_budget`).
     """
 
     strategy: str
@@ -139,6 +170,9 @@ class Settings:
     rules: Rules = field(default_factory=Rules)
     dictionary: dict[str, Any] = field(default_factory=dict)
     bound: bool = False
+
+    def __post_init__(self) -> None:
+        check_budget(self.time_limit, self.max_states)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -493,37 +527,73 @@ _LINE_FIELDS: dict[str, type | tuple[type, ...]] = {
     "settings": dict,
     "record": dict,
 }
+_KIND_NAMES = {int: "an integer", str: "a string", bool: "true or false", dict: "an object"}
+#: Integers beyond this are no count of ours (and would overflow the statistics' floats).
+_MAX_INT = 2**53
+
+#: What may stand where a line cut short ends, after its last whole JSON token: the beginning
+#: of a number, of a \uXXXX escape in a string (the decoder points past its backslash), or of
+#: one of the words json.dumps writes.
+_TOKEN_START = re.compile(r"-?\d*(\.\d*)?([eE][-+]?\d*)?|u[0-9a-fA-F]{0,4}")
+_WORDS = ("true", "false", "null", "NaN", "Infinity", "-Infinity")
 
 
-def _parse_line(raw: bytes) -> dict[str, Any]:
-    """A results line decoded and checked for form; ``ValueError`` says what is wrong."""
+def _decode(raw: bytes) -> tuple[Any, str | None]:
+    """A results line decoded and checked for form: ``(data, None)`` for a good line, else
+    ``(what was decoded or None, the problem)``."""
     try:
-        data = json.loads(raw)
-    except ValueError as error:
-        raise ValueError(f"not JSON ({error})") from None
+        data = json.loads(raw.rstrip(b"\r\n").decode("utf-8"))
+    except UnicodeDecodeError:
+        return None, "not text (not UTF-8)"
+    except json.JSONDecodeError as error:
+        return None, f"not JSON ({error.msg} at column {error.colno})"
+    except (ValueError, RecursionError):  # a number too long, lists nested too deep
+        return None, "not JSON"
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ValueError(f"not a {FORMAT} line")
+        return data, f"not a {FORMAT} line"
     for name, kind in _LINE_FIELDS.items():
         value = data.get(name)
         # bool is an int in Python: keep True out of the integer fields.
         if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-            kind_name = getattr(kind, "__name__", "number")
-            raise ValueError(f"field {name!r} is missing or not a {kind_name}")
-    return data
+            return data, f"field {name!r} is missing or not {_KIND_NAMES.get(kind, 'a number')}"
+        if (isinstance(value, int) and abs(value) > _MAX_INT) or (
+            isinstance(value, float) and not math.isfinite(value)
+        ):
+            return data, f"field {name!r} is out of range"
+    if data["index"] < 0:
+        return data, "field 'index' is negative"
+    return data, None
 
 
-def _not_ours(path: Path, line: int, reason: str) -> str:
-    return (
-        f"{path}: line {line}: {reason}: this is not a results file of letterchess "
-        "distribution; check --out"
-    )
+def _ours(raw: bytes, data: Any) -> bool:
+    """Whether a line (good or not) claims to be a results line: it starts as every line we
+    write does, or it decodes to an object of our format."""
+    return raw.startswith(_MARKER) or (isinstance(data, dict) and data.get("format") == FORMAT)
 
 
-def _ours(raw: bytes) -> bool:
-    """Whether a damaged line was written by us (it starts like our lines, or is a beginning of
-    that start)."""
-    text = raw.rstrip(b"\r\n")
-    return text.startswith(_MARKER) or _MARKER.startswith(text)
+def _cut_short(raw: bytes) -> bool:
+    """Whether an unterminated last line can be the beginning of a line we wrote, cut by a run
+    killed while writing it: it begins as our lines do (or is a beginning of that), holds only
+    what json.dumps writes (printable ASCII), and is an unfinished JSON text that stops in the
+    middle of a token or between two, never one with a fault before its end."""
+    if not (raw.startswith(_MARKER) or _MARKER.startswith(raw)):
+        return False
+    try:
+        text = raw.decode("ascii")
+    except UnicodeDecodeError:
+        return False
+    if not text.isprintable():
+        return False
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as error:
+        if error.msg.startswith("Unterminated string"):
+            return True  # the string runs on to the end: cut inside it
+        rest = text[error.pos :]
+        return any(word.startswith(rest) for word in _WORDS) or bool(_TOKEN_START.fullmatch(rest))
+    except (ValueError, RecursionError):
+        return False
+    return False  # a whole JSON text: not cut short (at most its end of line is missing)
 
 
 class ResultsFile:
@@ -543,43 +613,60 @@ class ResultsFile:
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], settings: Settings) -> ResultsFile:
-        """Open (or create) ``path``, read the deals it holds and cut off a damaged last line.
+        """Open (or create) ``path``, read the deals it holds, remove a last line cut short by
+        a killed run and end a whole last line that lacks its end of line.
 
-        :raises ResultsFileError: for a file that cannot be read, is not a results file, has a
-            damaged line before its end, or is being written by another run.
+        :raises ResultsFileError: for a path that is no regular file (or cannot be), a file
+            that cannot be read or is not a results file, a bad line (named), or a file being
+            written by another run.
         :raises SettingsConflict: when its deals were solved with other ``settings``.
         """
+        try:
+            check_output_path(path)
+        except OutputPathError as error:
+            raise ResultsFileError(str(error)) from None
         path = Path(path)
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as error:
             raise ResultsFileError(f"{path}: cannot open ({error.strerror or error})") from None
         try:
+            # Checked again on the open file: the path may have changed since.
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ResultsFileError(f"{path} is not a regular file")
             _lock(fd, path)
-            done, notes, good_end, size = _scan(fd, path, settings)
-            if good_end < size:
-                os.ftruncate(fd, good_end)
-                os.fsync(fd)
-            os.lseek(fd, 0, os.SEEK_END)
+            try:
+                scan = _scan(fd, path, settings)
+                if scan.cut_at is not None:
+                    os.ftruncate(fd, scan.cut_at)
+                    os.fsync(fd)
+                # New lines go at the end.
+                os.lseek(fd, 0, os.SEEK_END)
+                if scan.cut_at is None and scan.unterminated:
+                    _write_line(fd, b"\n")  # so that the next line starts on a line of its own
+            except OSError as error:
+                raise ResultsFileError(
+                    f"{path}: cannot read or repair it ({error.strerror or error})"
+                ) from None
         except BaseException:
             os.close(fd)
             raise
-        return cls(path, fd, done, notes)
+        return cls(path, fd, scan.done, scan.notes)
 
     def append(self, line: dict[str, Any]) -> None:
-        """Write one line, whole, and make sure it is on disk before returning."""
+        """Write one line, whole, and make sure it is on disk before returning.
+
+        :raises DistributionError: for a line longer than a results file may hold (the reader
+            would refuse it).
+        """
         assert self._fd is not None, "the results file is closed"
         data = (json.dumps(line) + "\n").encode()
-        # One write call for the line (looping only if the kernel writes it in parts), then
-        # fsync: a crash leaves either the whole line or a cut last line that the next run
-        # detects, and never loses a line that was reported as written. Ctrl-C waits until the
-        # line is written.
-        with _signals_held():
-            view = memoryview(data)
-            while view:
-                written = os.write(self._fd, view)
-                view = view[written:]
-            os.fsync(self._fd)
+        if len(data) > MAX_LINE_BYTES:
+            raise DistributionError(
+                f"the results line of deal {line.get('index')} would be {len(data):,} bytes, more "
+                f"than the {MAX_LINE_BYTES:,} a results file may hold; not written"
+            )
+        _write_line(self._fd, data)
 
     def close(self) -> None:
         if self._fd is not None:
@@ -591,6 +678,19 @@ class ResultsFile:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _write_line(fd: int, data: bytes) -> None:
+    """Append ``data`` and sync it to disk."""
+    # One write call for the line (looping only if the kernel writes it in parts), then fsync:
+    # a crash leaves either the whole line or a cut last line that the next run detects, and
+    # never loses a line that was reported as written. Ctrl-C waits until the line is written.
+    with _signals_held():
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+        os.fsync(fd)
 
 
 @contextlib.contextmanager
@@ -620,61 +720,90 @@ def _lock(fd: int, path: Path) -> None:
         raise ResultsFileError(f"{path}: another run is writing this file") from None
 
 
-def _scan(
-    fd: int, path: Path, settings: Settings
-) -> tuple[dict[int, DealResult], list[str], int, int]:
-    """Read every line of the open file.
+@dataclass
+class _Scan:
+    """What :func:`_scan` found in a results file.
 
-    :returns: the deals by index, notes for the user, the length of the file's good part (up
-        to the end of its last whole line) and the file's size.
+    :ivar done: the deals by index.
+    :ivar notes: what to tell the user (a cut-short line removed, repeated deals).
+    :ivar cut_at: where a cut-short last line starts (the file is truncated there), or ``None``.
+    :ivar unterminated: the last line is whole but has no end of line (one is added).
     """
-    done: dict[int, DealResult] = {}
-    notes: list[str] = []
-    damaged: tuple[int, bytes, str] | None = None
-    offset = good_end = 0
+
+    done: dict[int, DealResult] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    cut_at: int | None = None
+    unterminated: bool = False
+
+
+def _lines(reader: BinaryIO) -> Iterator[bytes]:
+    """The lines of ``reader``, at most :data:`MAX_LINE_BYTES` + 1 bytes each: one longer is
+    cut there (the caller refuses it), so a file of any size costs bounded memory."""
+    while raw := reader.readline(MAX_LINE_BYTES + 1):
+        yield raw
+
+
+def _scan(fd: int, path: Path, settings: Settings) -> _Scan:
+    """Read every line of the open results file, one at a time.
+
+    Only the last line, with no end of line, can have been cut short by a killed run, and only
+    if it is the beginning of a line of ours (:func:`_cut_short`): that one is marked for
+    removal. Any other line that is not a good results line is an error naming it, and the
+    file is left as it is: a file whose first line is not ours is not a results file at all;
+    a bad line in a results file is for the user to repair.
+
+    :raises ResultsFileError: for a line that is not a good results line (file:line and why).
+    :raises SettingsConflict: for a line solved with other settings.
+    """
+    scan = _Scan()
+    offset = 0  # where the current line starts
     repeated = 0
+    ours = False  # the first non-blank line was ours: the file is a results file
     with os.fdopen(os.dup(fd), "rb") as reader:
         reader.seek(0)
-        for number, raw in enumerate(reader, start=1):
-            if damaged is not None:
-                # A damaged line with lines after it is no interrupted write: do not guess.
-                line, bad, reason = damaged
-                raise ResultsFileError(
-                    _not_ours(path, line, reason)
-                    if not _ours(bad)
-                    else f"{path}: line {line}: {reason}; it is not the last line, so not an "
-                    "interrupted write: repair or remove the file"
-                )
-            offset += len(raw)
+        for number, raw in enumerate(_lines(reader), start=1):
+            start, offset = offset, offset + len(raw)
+            whole = raw.endswith(b"\n")
+            scan.unterminated = not whole
             if not raw.strip():
-                good_end = offset
                 continue
-            if not raw.endswith(b"\n"):
-                damaged = (number, raw, "cut short (no end of line)")
-                continue
-            try:
-                data = _parse_line(raw)
-            except ValueError as error:
-                damaged = (number, raw, str(error))
-                continue
+            if len(raw) > MAX_LINE_BYTES:
+                data, problem = None, f"longer than {MAX_LINE_BYTES:,} bytes"
+            elif not whole and _cut_short(raw):
+                # The end of the file (readline stops early only there).
+                scan.cut_at = start
+                scan.notes.append(
+                    f"{path}:{number}: cut short (a run stopped while writing it): removed, "
+                    "its deal will be solved again"
+                )
+                break
+            else:
+                data, problem = _decode(raw)
+            if problem is not None:
+                if not ours and not _ours(raw, data):
+                    raise ResultsFileError(
+                        f"{path}:{number}: {problem}: this is not a results file of letterchess "
+                        "distribution; check --out"
+                    )
+                raise ResultsFileError(f"{path}:{number}: {problem}: repair or remove this line")
+            ours = True
             conflicts = settings.conflicts(data["settings"])
             if conflicts:
                 raise SettingsConflict(
-                    f"{path} holds deals solved with other settings (line {number}): "
+                    f"{path}:{number}: deals solved with other settings: "
                     f"{'; '.join(conflicts)}. Resume it with its own settings, or choose "
                     "another --out"
                 )
             index = data["index"]
-            if data["deal_seed"] != deal_seed(settings.seed, index) or index < 0:
+            if data["deal_seed"] != deal_seed(settings.seed, index):
                 raise ResultsFileError(
-                    f"{path}: line {number}: deal {index} has seed {data['deal_seed']}, but "
+                    f"{path}:{number}: deal {index} has seed {data['deal_seed']}, but "
                     f"seed {settings.seed} gives it seed {deal_seed(settings.seed, index)}"
                 )
-            good_end = offset
-            if index in done:
+            if index in scan.done:
                 repeated += 1
                 continue
-            done[index] = DealResult(
+            scan.done[index] = DealResult(
                 index,
                 data["deal_seed"],
                 data["score"],
@@ -684,17 +813,14 @@ def _scan(
                 data["states"],
                 _bound_of(data),
             )
-    if damaged is not None:
-        line, raw, reason = damaged
-        if not _ours(raw):
-            raise ResultsFileError(_not_ours(path, line, reason))
-        notes.append(
-            f"{path}: line {line} is damaged ({reason}; a run stopped while writing it?): "
-            "cut off, its deal will be solved again"
-        )
     if repeated:
-        notes.append(f"{path}: {repeated} lines repeat a deal already in the file; ignored")
-    return done, notes, good_end, offset
+        from .render import count_of
+
+        scan.notes.append(
+            f"{path}: {count_of(repeated, 'line')} {'repeats' if repeated == 1 else 'repeat'} a "
+            "deal already in the file; ignored"
+        )
+    return scan
 
 
 # ---------------------------------------------------------------------------------------------
@@ -808,6 +934,9 @@ def plot_histogram(
     """Draw a histogram of ``scores`` with the mean and the percentiles marked, as a PNG.
 
     Uses matplotlib's Agg canvas directly (no pyplot, no display, no global backend state).
+    The file is written whole or not at all (:func:`solver.outputs.write_atomically`).
+
+    :raises OSError: when the file cannot be written.
     """
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
@@ -844,7 +973,9 @@ def plot_histogram(
     axes.set_title(title, fontsize=10)
     # Beside the plot: vertical lines cross the whole height, no corner inside is free.
     axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
-    figure.savefig(path, dpi=110, format="png")
+    image = io.BytesIO()
+    figure.savefig(image, dpi=110, format="png")
+    write_atomically(path, image.getvalue())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1008,6 +1139,8 @@ def run_distribution(
     :param on_line: called with each results line after it is written.
     :raises KeyboardInterrupt: on Ctrl-C; every line written so far is kept.
     """
+    from .render import count_of
+
     notify = notify or (lambda message: print(message, file=sys.stderr, flush=True))
     path = Path(out)
     absolute_dict = str(Path(dict_path).resolve()) if dict_path is not None else None
@@ -1019,8 +1152,13 @@ def run_distribution(
         resumed = sum(1 for index in done if index < n)
         beyond = len(done) - resumed
         todo = [index for index in range(n) if index not in done]
-        if resumed:
-            notify(f"{path}: {resumed} of {n} deals already solved; solving the other {len(todo)}")
+        if not todo:
+            notify(f"{path}: already holds every deal asked for ({count_of(n, 'deal')})")
+        elif resumed:
+            notify(
+                f"{path}: {resumed:,} of {count_of(n, 'deal')} already solved; solving the other "
+                f"{len(todo):,}"
+            )
         tasks = (make_task(settings, index, absolute_dict) for index in todo)
         solved = 0
         scores = [done[index].score for index in range(n) if index in done]

@@ -1,5 +1,6 @@
 """letterchess bench: strategy lists, the statistics table, the paired comparison, the output
-files and the errors.
+files and the errors: output paths checked before the work, a report that cannot be written
+keeping the old one, and Ctrl-C keeping the deals every strategy finished.
 
 Only ``greedy`` is sure to be registered, so a second strategy is made here: ``test-rank``
 plays the rank-th best tally each turn (registered in this process, so the CLI runs it with
@@ -10,17 +11,19 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import statistics
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from solver.bench import BenchError, split_strategies
+from solver.bench import BenchError, BenchSettings, split_strategies
 from solver.board import deal
 from solver.cli import cli
-from solver.distribution import bootstrap_mean_ci, deal_seed
+from solver.distribution import bootstrap_mean_ci, canonical_strategy, deal_seed
 from solver.search import STRATEGIES
 from solver.search.base import SearchContext, Strategy, StrategyParams
 from solver.solution import solve
@@ -254,3 +257,159 @@ def test_bench_deal_options(runner, tmp_path):
     (tmp_path / "bad.txt").write_text("not a board\n")
     result = invoke(runner, "bench", "--boards", tmp_path, "--strategies", "greedy")
     assert result.exit_code == 1 and "bad.txt" in result.output
+
+
+# ---------------------------------------------------------------------------------------------
+# Examples, output paths checked before the work, Ctrl-C
+
+
+@pytest.fixture
+def no_solving(monkeypatch):
+    """Fails the test if the bench starts solving."""
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the bench started solving")
+
+    monkeypatch.setattr("solver.bench.solve_all", refuse)
+
+
+def test_the_help_example_of_strategies_is_accepted(runner, no_solving):
+    (option,) = [p for p in cli.commands["bench"].params if p.name == "strategies_text"]
+    example = re.search(r"e\.g\. (\S+)", option.help).group(1)
+    assert len(split_strategies(example)) == 3
+    # Accepted: the bench gets as far as solving.
+    with pytest.raises(AssertionError, match="the bench started solving"):
+        invoke(runner, "bench", "--random", 1, "--strategies", example, "--max-states", 20)
+
+
+def test_the_readme_strategy_lists_are_valid():
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    lists = re.findall(r"bench .*--strategies (\S+)", readme)
+    lists += re.findall(r"`(greedy,[^`\s]+)`", readme)
+    assert len(lists) >= 2
+    for text in lists:
+        for spec in split_strategies(text):
+            canonical_strategy(spec)  # raises for an unknown strategy or parameter
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--json", "OUT", "--csv", "OUT"], "--json and --csv name the same file"),
+        (["--json", "/nonexistent/dir/x.json"], "folder /nonexistent/dir does not exist"),
+        (["--csv", "/dev/null"], "/dev/null is a character device, not a regular file"),
+        (["--json", ""], "an empty path names no file"),
+        (["--json", "BOARD", "--boards", "BOARDS"], "--json names the same file as --boards"),
+        (["--csv", "WORDS", "--dict", "WORDS"], "--csv names the same file as --dict"),
+        (["--time-limit", "nan"], "'nan' is not a finite number of seconds above 0"),
+    ],
+)
+def test_bad_outputs_are_usage_errors_before_any_work(runner, tmp_path, no_solving, args, message):
+    boards = tmp_path / "boards"
+    boards.mkdir()
+    board = boards / "deal.txt"
+    board.write_text(deal(3).to_text() + "\n")
+    words = tmp_path / "words.txt"
+    words.write_text("cat\n")
+    names = {"OUT": tmp_path / "same", "BOARD": board, "BOARDS": boards, "WORDS": words}
+    inputs = {path: path.read_bytes() for path in (board, words)}
+    args = [names.get(arg, arg) for arg in args]
+    if "--boards" not in args:
+        args += ["--random", 1]
+    result = invoke(runner, "bench", "--strategies", "greedy", "--max-states", 20, *args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output.strip().splitlines()[-1]
+    assert not (tmp_path / "same").exists()
+    assert {path: path.read_bytes() for path in inputs} == inputs
+
+
+def test_a_report_that_cannot_be_written_keeps_the_old_one(runner, tmp_path, monkeypatch):
+    report = tmp_path / "bench.json"
+    report.write_text("the old report")
+
+    def disk_full(source, target):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("os.replace", disk_full)
+    result = invoke(
+        runner, "bench", "--random", 1, "--strategies", "greedy", "--max-states", 20,
+        "--workers", 0, "--no-bound", "--quiet", "--json", report,
+    )  # fmt: skip
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines()[-1] == (
+        f"Error: {report}: cannot write (No space left on device)"
+    )
+    assert report.read_text() == "the old report"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bench.json"]
+
+
+def interrupt_after(monkeypatch, solves: int) -> None:
+    """Ctrl-C after ``solves`` results have come in (as the real one, from solve_all)."""
+    import solver.bench as module
+
+    real = module.solve_all
+
+    def interrupted(tasks, workers=None):
+        for count, result in enumerate(real(tasks, workers)):
+            if count == solves:
+                raise KeyboardInterrupt
+            yield result
+
+    monkeypatch.setattr(module, "solve_all", interrupted)
+
+
+def test_ctrl_c_keeps_the_deals_every_strategy_finished(
+    runner, rank_strategy, tmp_path, monkeypatch
+):
+    # Deal-major order: after 5 of the 2 x 3 solves, deals 0 and 1 are whole, deal 2 is not.
+    interrupt_after(monkeypatch, 5)
+    json_out, csv_out = tmp_path / "bench.json", tmp_path / "bench.csv"
+    result = invoke(
+        runner, "bench", "--random", 3, "--strategies", "greedy,test-rank", "--max-states", 50,
+        "--workers", 0, "--no-bound", "--quiet", "--json", json_out, "--csv", csv_out,
+    )  # fmt: skip
+    assert result.exit_code == 130, result.output
+    assert result.stdout.startswith("2 deals x 2 strategies")
+    assert "Scores on 2 deals" in result.stdout and "Paired comparison with greedy" in result.stdout
+    assert result.stderr.strip().splitlines()[-1] == (
+        "Interrupted: the report covers the 2 of 3 deals that every strategy finished"
+    )
+    report = json.loads(json_out.read_text())
+    assert report["interrupted"] is True and report["planned_deals"] == 3
+    assert [d["deal_seed"] for d in report["deals"]] == [0, 1]
+    assert [(s["strategy"], s["deal_seed"]) for s in report["solves"]] == [
+        ("greedy", 0), ("greedy", 1), ("test-rank", 0), ("test-rank", 1),
+    ]  # fmt: skip
+    for s in report["solves"][:2]:
+        expected = solve(deal(s["deal_seed"]), "greedy", time_limit=None, max_states=50)
+        assert s["score"] == expected.score
+    with csv_out.open() as handle:
+        assert len(list(csv.DictReader(handle))) == 4
+
+
+def test_ctrl_c_before_any_whole_deal_reports_nothing(runner, rank_strategy, tmp_path, monkeypatch):
+    interrupt_after(monkeypatch, 1)
+    json_out = tmp_path / "bench.json"
+    result = invoke(
+        runner, "bench", "--random", 2, "--strategies", "greedy,test-rank", "--max-states", 50,
+        "--workers", 0, "--no-bound", "--quiet", "--json", json_out,
+    )  # fmt: skip
+    assert result.exit_code == 130
+    assert "Interrupted: no deal was finished by every strategy: no report" in result.stderr
+    assert "Traceback" not in result.output
+    assert not json_out.exists()
+
+
+def test_one_deal_one_strategy(runner):
+    result = invoke(
+        runner, "bench", "--random", 1, "--strategies", "greedy", "--max-states", 20,
+        "--workers", 0, "--no-bound", "--quiet",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("1 deal x 1 strategy, K=2")
+    assert "Scores on 1 deal\n" in result.stdout
+
+
+def test_bench_settings_refuse_a_budget_no_search_can_keep():
+    with pytest.raises(ValueError, match="positive number of seconds, not nan"):
+        BenchSettings(("greedy",), float("nan"), None, 2, 0)

@@ -1,6 +1,7 @@
 """letterchess distribution: deal seeds, the results file (resuming, damaged lines, conflicting
-settings), the statistics and the plot, runs killed with SIGKILL or stopped with Ctrl-C, and
-a real Dask cluster, one of whose workers is killed mid-run.
+settings, files that are not results files, a property test of the reader), output paths
+checked before the work, the statistics and the plot, runs killed with SIGKILL or stopped with
+Ctrl-C, and a real Dask cluster, one of whose workers is killed mid-run.
 
 Every run uses greedy with a state budget, so each deal's score is the same in every process
 and on every run.
@@ -10,12 +11,14 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import re
 import signal
 import subprocess
 import sys
 import time
+import tracemalloc
 from contextlib import suppress
 from functools import cache
 from pathlib import Path
@@ -24,6 +27,9 @@ import numpy as np
 import psutil
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from solver.board import deal
 from solver.cli import cli
@@ -34,6 +40,8 @@ from solver.distribution import (
     ResultsFile,
     ResultsFileError,
     Settings,
+    SettingsConflict,
+    _cut_short,
     bootstrap_mean_ci,
     deal_seed,
     run_distribution,
@@ -236,32 +244,50 @@ def test_resuming_skips_finished_deals(runner, tmp_path, count_solves):
     count_solves.clear()
     result = invoke(runner, *distribution_args(out, 4, "--workers", 0))
     assert result.exit_code == 0 and count_solves == []
-    assert "1 more deals" in result.stdout  # deal 4, beyond --n 4, is kept but not counted
+    # Deal 4, beyond --n 4, is kept but not counted.
+    assert "(1 more deal in" in result.stdout and "is not counted)" in result.stdout
+    assert "already holds every deal asked for (4 deals)" in result.stderr
+    assert "solving the other" not in result.stderr
     scores = [reference_score(seed) for seed in range(4)]
     assert f"mean score   {np.mean(scores):.1f}" in result.stdout
     assert scores_by_seed(out) == {seed: reference_score(seed) for seed in range(5)}
 
 
-@pytest.mark.parametrize("cut", ["middle", "newline", "first-bytes"])
-def test_a_damaged_last_line_is_cut_off_and_redone(runner, tmp_path, count_solves, cut):
+@pytest.mark.parametrize("cut", ["middle", "first-bytes", "in-a-string", "in-a-number"])
+def test_a_last_line_cut_short_is_removed_and_redone(runner, tmp_path, count_solves, cut):
     out = tmp_path / "results.jsonl"
     assert invoke(runner, *distribution_args(out, 4, "--workers", 0)).exit_code == 0
     data = out.read_bytes()
     start = data.rstrip(b"\n").rfind(b"\n") + 1  # of the last line
     last = read_lines(out)[-1]["index"]
-    if cut == "middle":
-        out.write_bytes(data[: start + (len(data) - start) // 2])
-    elif cut == "newline":
-        out.write_bytes(data[:-1])
-    else:
-        out.write_bytes(data[: start + 5])
+    ends = {
+        "middle": start + (len(data) - start) // 2,
+        "first-bytes": start + 5,
+        "in-a-string": data.index(b'"board": "', start) + 14,
+        "in-a-number": data.index(b'"seconds": ', start) + len('"seconds": 0.'),
+    }
+    out.write_bytes(data[: ends[cut]])
     count_solves.clear()
     result = invoke(runner, *distribution_args(out, 4, "--workers", 0))
     assert result.exit_code == 0, result.output
-    assert "line 4 is damaged" in result.stderr and "solved again" in result.stderr
+    assert f"{out}:4: cut short" in result.stderr and "solved again" in result.stderr
     assert count_solves == [last]
     assert scores_by_seed(out) == {seed: reference_score(seed) for seed in range(4)}
     assert out.read_bytes().endswith(b"\n")
+
+
+def test_a_whole_last_line_without_its_end_of_line_is_kept(runner, tmp_path, count_solves):
+    out = tmp_path / "results.jsonl"
+    assert invoke(runner, *distribution_args(out, 3, "--workers", 0)).exit_code == 0
+    data = out.read_bytes()
+    out.write_bytes(data[:-1])
+    count_solves.clear()
+    result = invoke(runner, *distribution_args(out, 4, "--workers", 0))
+    assert result.exit_code == 0, result.output
+    assert count_solves == [3]  # the last line's deal is not solved again
+    assert "cut short" not in result.stderr
+    assert out.read_bytes().startswith(data)
+    assert scores_by_seed(out) == {seed: reference_score(seed) for seed in range(4)}
 
 
 def test_a_file_cut_in_its_first_line_is_redone(runner, tmp_path, count_solves):
@@ -269,31 +295,125 @@ def test_a_file_cut_in_its_first_line_is_redone(runner, tmp_path, count_solves):
     out.write_bytes(b'{"format": "letterchess/distrib')
     result = invoke(runner, *distribution_args(out, 2, "--workers", 0))
     assert result.exit_code == 0, result.output
-    assert "line 1 is damaged" in result.stderr
+    assert f"{out}:1: cut short" in result.stderr
     assert sorted(count_solves) == [0, 1] and len(read_lines(out)) == 2
 
 
-def test_a_damaged_line_before_the_end_is_an_error(runner, tmp_path):
+def _results_file(runner, tmp_path, n: int = 3) -> Path:
     out = tmp_path / "results.jsonl"
-    assert invoke(runner, *distribution_args(out, 3, "--workers", 0)).exit_code == 0
+    assert invoke(runner, *distribution_args(out, n, "--workers", 0)).exit_code == 0
+    return out
+
+
+@pytest.mark.parametrize(
+    ("damage", "line", "problem"),
+    [
+        # A line of ours cut short before the end is no interrupted write.
+        (lambda lines: lines.__setitem__(1, lines[1][:50] + "\n"), 2, "not JSON"),
+        # A complete JSON line of our format that is not a result (it was called "cut short"
+        # and deleted).
+        (
+            lambda lines: lines.append('{"format": "letterchess/distribution-1", "index": 9}\n'),
+            4,
+            "field 'deal_seed' is missing or not an integer",
+        ),
+        (
+            lambda lines: lines.append('{"format": "letterchess/distribution-1", "index": 9}'),
+            4,
+            "field 'deal_seed' is missing or not an integer",
+        ),
+        # JSON of another kind, or garbage, between or after good lines.
+        (lambda lines: lines.insert(1, "garbage\n"), 2, "not JSON"),
+        (lambda lines: lines.insert(2, '{"score": 3}\n'), 3, "not a letterchess/distribution-1"),
+        (lambda lines: lines.append("garbage"), 4, "not JSON"),
+        (lambda lines: lines.append("\udcff\n"), 4, "not text"),
+        # Starts as ours, but with a fault before its end: not a line cut short.
+        (
+            lambda lines: lines.append(lines[0][: lines[0].index(', "deal_seed"')] + "}x"),
+            4,
+            "Extra data",
+        ),
+        (lambda lines: lines.append(lines[0][:120].replace('"index": ', '"index": x')), 4, "JSON"),
+        (
+            lambda lines: lines.__setitem__(0, lines[0].replace('"index": 0', '"index": -1')),
+            1,
+            "field 'index' is negative",
+        ),
+        (
+            lambda lines: lines.__setitem__(
+                0, lines[0].replace('"score": ', '"score": 1' + "0" * 30)
+            ),
+            1,
+            "field 'score' is out of range",
+        ),
+    ],
+)
+def test_a_bad_line_is_named_and_nothing_is_removed(runner, tmp_path, damage, line, problem):
+    out = _results_file(runner, tmp_path)
     lines = out.read_text().splitlines(keepends=True)
-    lines[1] = lines[1][:50] + "\n"
-    out.write_text("".join(lines))
+    damage(lines)
+    out.write_bytes("".join(lines).encode("utf-8", "surrogateescape"))
     before = out.read_bytes()
     result = invoke(runner, *distribution_args(out, 3, "--workers", 0))
-    assert result.exit_code == 1
-    assert "line 2:" in result.output and "not the last line" in result.output
+    assert result.exit_code == 1, result.output
+    (message,) = result.output.strip().splitlines()  # one line
+    assert message.startswith(f"Error: {out}:{line}: ") and problem in message
+    assert message.endswith("repair or remove this line")
+    assert "cut short" not in result.output and "Usage:" not in result.output
     assert out.read_bytes() == before
 
 
-@pytest.mark.parametrize("text", ["hello\n", "a,b\n1,2", '{"score": 3}\n'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hello\n",
+        "a,b\n1,2",
+        '{"score": 3}\n',
+        "hello",
+        "\n\nhello\n",
+        '{"format": "letterchess/record-1", "board": "..."}\n',
+        '{\n  "format": "letterchess/record-1",\n  "board": "..."\n}\n',
+        "x" * 3_000_000,
+    ],
+)
 def test_a_file_that_is_not_a_results_file_is_left_alone(runner, tmp_path, text):
     out = tmp_path / "other.txt"
     out.write_text(text)
     result = invoke(runner, *distribution_args(out, 2, "--workers", 0))
     assert result.exit_code == 1
-    assert "not a results file of letterchess distribution" in result.output
+    (message,) = result.output.strip().splitlines()
+    assert message.startswith(f"Error: {out}:")
+    assert "this is not a results file of letterchess distribution; check --out" in message
+    assert "repair" not in message
     assert out.read_text() == text
+
+
+def test_a_game_record_given_as_out_is_not_a_results_file(runner, tmp_path):
+    record = tmp_path / "game.json"
+    solve(deal(5), "greedy", None, 2, 5, max_states=10, bound=False).record.save(record)
+    before = record.read_bytes()
+    result = invoke(runner, *distribution_args(record, 2, "--workers", 0))
+    assert result.exit_code == 1
+    assert f"{record}:1:" in result.output and "not a results file" in result.output
+    assert "repair" not in result.output
+    assert record.read_bytes() == before
+
+
+def test_a_huge_line_is_refused_with_bounded_memory(tmp_path):
+    out = tmp_path / "big.jsonl"
+    with out.open("wb") as handle:
+        handle.write(b'{"format": "letterchess/distribution-1", "index": 0, "x": "')
+        for _ in range(64):  # 64 MB, no end of line: read whole, it would cost that much
+            handle.write(b"a" * 1_000_000)
+    tracemalloc.start()
+    try:
+        with pytest.raises(ResultsFileError, match=rf"^{out}:1: longer than 1,048,576 bytes"):
+            ResultsFile.open(out, settings())
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 8_000_000
+    assert out.stat().st_size == 64_000_000 + 59
 
 
 @pytest.mark.parametrize(
@@ -317,9 +437,11 @@ def test_conflicting_settings_are_an_error(runner, tmp_path, monkeypatch, option
     before = out.read_bytes()
     options = [words if option == "WORDS" else option for option in options]
     result = invoke(runner, *distribution_args(out, 3, "--workers", 0), *options)
-    assert result.exit_code == 2, result.output
-    assert "holds deals solved with other settings (line 1)" in result.output
-    assert conflict in result.output
+    # What the file holds is content, not usage: exit 1 and one line, no "Usage:" lines.
+    assert result.exit_code == 1, result.output
+    (message,) = result.output.strip().splitlines()
+    assert message.startswith(f"Error: {out}:1: deals solved with other settings: ")
+    assert conflict in message
     assert out.read_bytes() == before
     # The same settings spelled otherwise are no conflict: greedy has no parameter to spell.
     result = invoke(runner, *distribution_args(out, 2, "--workers", 0, "--strategy", "greedy:"))
@@ -343,6 +465,153 @@ def test_usage_errors(runner, tmp_path):
     result = invoke(runner, "distribution", "--n", 0, "--out", out)
     assert result.exit_code == 2
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--out", "R", "--plot", "R"], "--out and --plot name the same file"),
+        (["--out", "R", "--plot", "DIR/sub/../r.jsonl"], "--out and --plot name the same file"),
+        (
+            ["--out", "R", "--plot", "WORDS", "--dict", "WORDS"],
+            "--plot names the same file as --dict",
+        ),
+        (["--out", "WORDS", "--dict", "WORDS"], "--out names the same file as --dict"),
+        (["--out", "/dev/null"], "/dev/null is a character device, not a regular file"),
+        (["--out", ""], "an empty path names no file"),
+        (["--out", "DIR"], "is a folder, not a file"),
+        (["--out", "DIR/missing/r.jsonl"], "missing does not exist"),
+        (["--out", "R", "--plot", "DIR/missing/h.png"], "missing does not exist"),
+        (["--out", "R", "--time-limit", "nan"], "'nan' is not a finite number of seconds above 0"),
+        (["--out", "R", "--time-limit", "inf"], "'inf' is not a finite number of seconds above 0"),
+        (["--out", "R", "--time-limit", "-1"], "--time-limit"),
+    ],
+)
+def test_bad_paths_and_budgets_are_usage_errors_before_any_work(
+    runner, tmp_path, count_solves, args, message
+):
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(TEST_WORDS) + "\n")
+    before = words.read_bytes()
+    names = {"R": str(tmp_path / "r.jsonl"), "WORDS": str(words), "DIR": str(tmp_path)}
+    args = [names.get(arg, arg).replace("DIR", str(tmp_path)) for arg in args]
+    (tmp_path / "sub").mkdir()
+    result = invoke(
+        runner, "distribution", "--n", 2, "--strategy", "greedy", "--max-states", BUDGET,
+        "--workers", 0, *args,
+    )  # fmt: skip
+    assert result.exit_code == 2, result.output
+    assert message in result.output.strip().splitlines()[-1]
+    assert "Traceback" not in result.output
+    assert count_solves == []  # refused before the work
+    assert not (tmp_path / "r.jsonl").exists() and words.read_bytes() == before
+
+
+def test_settings_refuse_a_budget_no_search_can_keep():
+    for bad in (math.nan, math.inf, 0.0, -1.0):
+        with pytest.raises(ValueError, match="positive number of seconds"):
+            settings(time_limit=bad)
+    with pytest.raises(ValueError, match="state budget"):
+        settings(max_states=0)
+    assert settings(time_limit=2.5).time_limit == 2.5
+
+
+def test_paths_that_are_no_results_file(tmp_path):
+    with pytest.raises(ResultsFileError, match=r"^/dev/null is a character device"):
+        ResultsFile.open("/dev/null", settings())
+    with pytest.raises(ResultsFileError, match=r"^an empty path names no file$"):
+        ResultsFile.open("", settings())
+    with pytest.raises(ResultsFileError, match="is a folder"):
+        ResultsFile.open(tmp_path, settings())
+
+
+def test_one_deal_is_one_deal(runner, tmp_path):
+    out = tmp_path / "results.jsonl"
+    result = invoke(runner, *distribution_args(out, 1, "--workers", 0))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"1 deal (seed 0): greedy, K=2, {BUDGET} states per deal")
+    result = invoke(runner, *distribution_args(out, 1, "--workers", 0))
+    assert "already holds every deal asked for (1 deal)" in result.stderr
+    assert "1 solved now" not in result.stdout and "0 solved now, 1 from" in result.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# The reader, line by line: what is a line cut short, and what any bytes do
+
+
+def good_line(index: int) -> bytes:
+    """A results line as run_distribution writes it (the fields it checks, a stand-in record)."""
+    line = {
+        "format": FORMAT, "index": index, "deal_seed": deal_seed(0, index), "board": "B",
+        "score": 400 + index, "cleared": False, "rounds": 7, "seconds": 0.012, "states": 9,
+        "stopped": "finished", "bound": None, "settings": settings().to_dict(),
+        "record": {"format": "letterchess/record-1", "turns": [{"word": "caf\u00e9", "x": -1.5e-07}]},
+    }  # fmt: skip
+    return (json.dumps(line) + "\n").encode()
+
+
+def test_every_beginning_of_a_line_of_ours_is_cut_short_and_nothing_else():
+    line = good_line(3).rstrip(b"\n")
+    assert all(_cut_short(line[:end]) for end in range(1, len(line)))
+    assert not _cut_short(line)  # whole: kept (its end of line is added)
+    for bad in (b"hello", line[:80] + b"\xff", line[:30] + b"\t", b'{"score": 1', b"[" * 5000):
+        assert not _cut_short(bad)
+
+
+def test_a_whole_file_of_lines_is_read_one_by_one(tmp_path):
+    out = tmp_path / "results.jsonl"
+    out.write_bytes(b"".join(good_line(i) for i in range(50)) + good_line(7))
+    with ResultsFile.open(out, settings()) as results:
+        assert sorted(results.done) == list(range(50))
+        assert results.notes == [f"{out}: 1 line repeats a deal already in the file; ignored"]
+
+
+# Files for the property test below: pieces (whole lines, their beginnings and ends, JSON of
+# other kinds, any bytes), then maybe a last piece with no end of line (a beginning of a line,
+# a whole line, or any bytes): the cases where a line may be removed or given its end.
+_LINE = st.integers(0, 5).map(good_line)
+_BEGINNING = st.tuples(_LINE, st.integers(0, 3000)).map(lambda p: p[0][: p[1]])
+_PIECES = st.one_of(
+    _LINE,
+    _BEGINNING,
+    st.tuples(_LINE, st.integers(0, 3000)).map(lambda p: p[0][p[1] :]),
+    st.sampled_from([b"\n", b"\r\n", b" ", b"{}", b'{"format": "letterchess/record-1"}\n']),
+    st.binary(max_size=40),
+)
+_FILES = st.tuples(
+    st.lists(st.one_of(_LINE, _PIECES), max_size=6),
+    st.one_of(st.just(b""), _BEGINNING, _LINE.map(bytes.rstrip), st.binary(max_size=20)),
+).map(lambda parts: b"".join(parts[0]) + parts[1])
+
+
+@given(data=_FILES)
+@hypothesis_settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=True,  # the same examples on every run
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+def test_any_bytes_raise_our_errors_only_and_lose_no_line(tmp_path, data):
+    out = tmp_path / "results.jsonl"
+    out.write_bytes(data)
+    try:
+        with ResultsFile.open(out, settings()) as results:
+            done = dict(results.done)
+    except (ResultsFileError, SettingsConflict):
+        assert out.read_bytes() == data  # an error changes nothing
+        return
+    after = out.read_bytes()
+    if after == data or after == data + b"\n":
+        return  # kept whole, or a whole last line given its end of line
+    # Removed: only the last line, without an end of line, and only the beginning of ours.
+    assert data.startswith(after) and after in (b"", *[data[: i + 1] for i in _newlines(data)])
+    removed = data[len(after) :]
+    assert b"\n" not in removed and _cut_short(removed)
+    assert set(done) <= set(range(6))
+
+
+def _newlines(data: bytes) -> list[int]:
+    return [i for i, byte in enumerate(data) if byte == ord("\n")]
 
 
 def test_without_dask_a_one_line_error(runner, tmp_path, monkeypatch):
