@@ -8,7 +8,6 @@ an illegal game); never with a traceback.
 from __future__ import annotations
 
 import math
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -166,21 +165,6 @@ def _check_move_limit(rules: Rules, max_moves: int | None) -> None:
         rules.check_move_limit(max_moves)
     except RulesError as error:
         raise click.UsageError(str(error)) from None
-
-
-def check_output_path(path: str, option: str) -> None:
-    """Refuse, before any work, an output file that could not be written: an empty name, a
-    folder, a missing or read-only folder. The file itself is left alone until the end."""
-    if not path:
-        raise click.UsageError(f"{option}: an empty file name")
-    target = Path(path)
-    if target.is_dir():
-        raise click.ClickException(f"{path}: a folder, not a file ({option})")
-    folder = target.parent
-    if not folder.is_dir():
-        raise click.ClickException(f"{path}: no folder {str(folder)!r} to write in ({option})")
-    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        raise click.ClickException(f"{path}: not writable ({option})")
 
 
 def rules_from_options(options: dict[str, Any], base: Rules | None = None) -> Rules:
@@ -613,8 +597,7 @@ def solve(
         strategy = parse_strategy(strategy_spec)
     except StrategyError as error:
         raise click.BadParameter(str(error), param_hint="'--strategy'") from None
-    if json_out is not None:
-        check_output_path(json_out, "--json")
+    _check_outputs([("--json", json_out)], [("--after", record_path), ("--dict", dict_path)])
     start: Layout | Record
     if record_path is not None:
         start = Record.load(record_path)
@@ -747,7 +730,7 @@ def _check_outputs(
     :raises click.BadParameter: for a path that cannot be written, naming its option.
     :raises click.UsageError: for two options naming one file.
     """
-    from . import outputs as output_files  # not this module's check_output_path (solve's)
+    from . import outputs as output_files
 
     for option, path in outputs:
         if path is not None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from .board import BoardError, Layout
 from .inputs import MAX_RECORD_BYTES, json_kind, read_text
+from .outputs import write_atomically
 from .rules import Result, Rules, RulesError
 from .squares import Square, parse_square, square_name
 
@@ -105,7 +106,9 @@ class Record:
         return "{\n" + ",\n".join(lines) + "\n}\n"
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(self.to_json(), encoding="utf-8")
+        """Write the record to ``path``, whole or not at all (an old file stays as it was if
+        the write fails)."""
+        write_atomically(path, self.to_json().encode("utf-8"))
 
     @classmethod
     def from_json(cls, text: str, source: str = "record") -> Record:

@@ -160,9 +160,10 @@ def test_unwritable_output_is_refused_before_the_search(runner, tmp_path, monkey
     searched = []
     monkeypatch.setattr(solution, "run_search", lambda *args, **kw: searched.append(1))
     result = run(runner, "solve", "--random", SEED, "--json", tmp_path / "missing" / "x.json")
-    assert_error(result, 1, "no folder")
-    assert_error(run(runner, "solve", "--random", SEED, "--json", tmp_path), 1, "a folder")
-    assert_error(run(runner, "solve", "--random", SEED, "--json", ""), 2, "an empty file name")
+    assert_error(result, 2, "does not exist")
+    assert_error(run(runner, "solve", "--random", SEED, "--json", tmp_path), 2, "a folder")
+    assert_error(run(runner, "solve", "--random", SEED, "--json", ""), 2, "empty")
+    assert_error(run(runner, "solve", "--random", SEED, "--json", "/dev/null"), 2, "device")
     assert searched == []
 
 
