@@ -234,7 +234,9 @@ def solve(
     game = Game(layout, dictionary, rules, max_moves, start=start)
     phase = on_phase or (lambda _: None)
     phase("preparing kernels")
+    prepared = time.perf_counter()
     prepare_kernels(game)
+    prepare_seconds = time.perf_counter() - prepared
     phase("searching")
     outcome = run_search(game, strategy, time_limit, max_states, seed, on_improve, on_context)
     search_info = {
@@ -247,6 +249,7 @@ def solve(
         "max_states": max_states,
         "stopped": outcome.stop_reason,
         **outcome.extra,
+        "prepare_seconds": round(prepare_seconds, 3),
     }
     upper = None
     if bound:
