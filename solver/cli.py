@@ -213,6 +213,22 @@ class Seconds(click.ParamType):
 SECONDS = Seconds()
 
 
+class StrategyOption(click.Option):
+    """An option naming strategies, whose help lists them from the registry (``{names}`` in
+    the help text). The list is read only when the help is shown: importing the strategies
+    loads numba, which commands that never search should not pay for."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        from .search import STRATEGIES
+
+        template = self.help or ""
+        self.help = template.replace("{names}", ", ".join(STRATEGIES))
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.help = template
+
+
 @click.group(cls=LetterChessGroup, context_settings=CONTEXT_SETTINGS)
 @click.version_option(__version__, "--version", package_name="letterchess")
 def cli() -> None:
@@ -525,10 +541,10 @@ def bound(
 @click.option(
     "--strategy",
     "strategy_spec",
+    cls=StrategyOption,
     default="auto",
     show_default=True,
-    help="NAME or NAME:key=value,... : greedy, beam, dfs, exact, nrpa, nmcs or auto "
-    "(README, Strategies).",
+    help="NAME or NAME:key=value,... : {names} (README, Strategies).",
 )
 @click.option(
     "--time-limit",
@@ -636,7 +652,7 @@ def solve(
     params = ", ".join(f"{k}={v}" for k, v in strategy.params.to_dict().items())
     click.echo(
         f"Search: {strategy.name}{f' ({params})' if params else ''}"
-        f"{f' chose {chosen}' if (chosen := outcome.extra.get('chosen')) else ''}, K={max_moves}, "
+        f"{f' chose {chosen}' if (chosen := outcome.report.chosen) else ''}, K={max_moves}, "
         f"{outcome.seconds:.2f} s, {outcome.states:,} states ({rate:,.0f}/s), "
         f"stopped: {outcome.stop_reason}"
     )
@@ -770,8 +786,10 @@ def _interrupted(message: str) -> click.exceptions.Exit:
     "strategies_text",
     required=True,
     metavar="LIST",
+    cls=StrategyOption,
     help="Strategy specs separated by commas, e.g. greedy,beam:width=50,growth=3,dfs (a comma "
-    "followed by key=value continues the strategy before it). The first is the baseline.",
+    "followed by key=value continues the strategy before it). The first is the baseline. "
+    "Strategies: {names}.",
 )
 @_budget_options
 @max_moves_option
@@ -948,7 +966,8 @@ def bench(
     "strategy_spec",
     default="auto",
     show_default=True,
-    help="NAME or NAME:key=value,... as for `letterchess solve`.",
+    cls=StrategyOption,
+    help="NAME or NAME:key=value,... : {names} (as for `letterchess solve`).",
 )
 @_budget_options
 @max_moves_option

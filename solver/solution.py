@@ -96,6 +96,7 @@ def run_search(
     if time_limit is None and max_states is None:
         raise ValueError("a search needs a time limit, a state budget or both")
     context = SearchContext(game, time_limit, max_states, seed, on_improve)
+    context.report = strategy.new_report()
     if on_context is not None:
         on_context(context)
     with _CtrlC(context):
@@ -116,7 +117,7 @@ def run_search(
         context.states,
         context.elapsed,
         reason,
-        dict(context.extra),
+        context.report,
     )
 
 
@@ -248,7 +249,7 @@ def solve(
         "time_limit": time_limit,
         "max_states": max_states,
         "stopped": outcome.stop_reason,
-        **outcome.extra,
+        **outcome.report.to_dict(),
         "prepare_seconds": round(prepare_seconds, 3),
     }
     upper = None
@@ -278,8 +279,8 @@ def _bound(game: Game, outcome: SearchOutcome, search_info: dict[str, Any]) -> i
             start.word_points,
         )
     upper = found.score
-    searched = outcome.extra.get("upper_bound")
-    if isinstance(searched, int):
+    searched = outcome.report.upper_bound
+    if searched is not None:
         upper = min(upper, searched)  # both are admissible
     search_info["bound"] = upper
     search_info["bound_for"] = found.describe()

@@ -228,3 +228,24 @@ def test_auto_chooses_from_the_table():
     solution = solve(deal(8), "auto", time_limit=None, max_states=300)
     assert solution.record.search["strategy"] == "auto"
     assert solution.record.search["chosen"] == choose(None, 300)
+
+
+def test_the_registry_holds_every_strategy_and_the_help_lists_it():
+    from click.testing import CliRunner
+
+    from solver.cli import cli
+    from solver.search import STRATEGIES, register
+    from solver.search.base import Strategy
+
+    assert list(STRATEGIES) == ["greedy", "beam", "dfs", "exact", "nrpa", "nmcs", "auto"]
+    for name, cls in STRATEGIES.items():
+        assert cls.name == name and cls.summary
+        assert isinstance(cls().new_report(), cls.Report)
+    help_text = " ".join(CliRunner().invoke(cli, ["solve", "-h"]).output.split())
+    assert ", ".join(STRATEGIES) in help_text
+
+    class Impostor(Strategy):
+        name = "beam"
+
+    with pytest.raises(ValueError, match="two strategies are named 'beam'"):
+        register(Impostor)

@@ -92,7 +92,7 @@ def test_a_single_beam_finishes_before_the_budget(scowl):
     assert not context.stopped and context.best is not None
     # Three lines per ply, about eight plies, plus the greedy game.
     assert context.states < 50
-    assert context.extra == {"beams": 1, "widest_beam": 3}
+    assert context.report.to_dict() == {"beams": 1, "widest_beam": 3}
 
 
 def test_the_time_limit_holds(scowl):

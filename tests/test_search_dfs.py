@@ -181,8 +181,7 @@ def test_start_bound_above_games_reached(scowl, seed):
     solution, strategy = run_dfs(layout, scowl, max_states=300)
     assert greedy <= solution.score <= strategy.upper_bound <= start
     assert check_record(solution.record, scowl).ok
-    extra = solution.outcome.extra or {}
-    assert extra.get("start_bound", start) == start
+    assert solution.outcome.report.start_bound == start
 
 
 def test_dfs_records_on_deals_and_rules(scowl):
@@ -237,8 +236,8 @@ def test_tables_are_cached_per_word_list(words, scowl):
     game = Game(deal(1), scowl, Rules(), MAX_MOVES)
     context = SearchContext(game, None, 50, 0)
     DfsStrategy().run(context)
-    assert context.extra["upper_bound"] >= context.best_score
-    assert context.extra["proven"] is False
+    assert context.report.upper_bound >= context.best_score
+    assert context.report.proven is False
 
 
 def test_word_tables_match_the_words(scowl):

@@ -75,7 +75,7 @@ def test_offers_improve_and_the_best_is_returned(scowl):
     )
     assert seen == sorted(set(seen)) and len(seen) >= 2
     assert seen[-1] == solution.score
-    assert solution.outcome.extra["playouts"] > 0
+    assert solution.outcome.report.playouts > 0
 
 
 def test_time_limit_holds(scowl):

@@ -1,5 +1,5 @@
 """Search strategies, one per module, behind one interface (:class:`base.Strategy`), found by
-name in :data:`STRATEGIES`.
+name in :data:`STRATEGIES` (:mod:`.registry`).
 
 A strategy is named on the command line as ``name`` or ``name:key=value,...``, e.g.
 ``beam:width=200``; :func:`parse_strategy` turns that into a configured strategy.
@@ -7,78 +7,18 @@ A strategy is named on the command line as ``name`` or ``name:key=value,...``, e
 
 from __future__ import annotations
 
-from dataclasses import fields
-from typing import Any
+from .registry import STRATEGIES, StrategyError, parse_strategy, register
 
-from .auto import AutoStrategy
-from .base import Strategy
-from .beam import BeamStrategy
-from .dfs import DfsStrategy
-from .exact import ExactStrategy
-from .greedy import GreedyStrategy
-from .nmcs import NmcsStrategy
-from .nrpa import NrpaStrategy
+# isort: off
+# Imported for their @register, in the order the strategies are listed to users.
+from . import greedy  # noqa: F401
+from . import beam  # noqa: F401
+from . import dfs  # noqa: F401
+from . import exact  # noqa: F401
+from . import nrpa  # noqa: F401
+from . import nmcs  # noqa: F401
+from . import auto  # noqa: F401
 
-#: Every strategy by name, in the order they are listed to users.
-STRATEGIES: dict[str, type[Strategy]] = {
-    cls.name: cls
-    for cls in (
-        GreedyStrategy,
-        BeamStrategy,
-        DfsStrategy,
-        ExactStrategy,
-        NrpaStrategy,
-        NmcsStrategy,
-        AutoStrategy,
-    )
-}
+# isort: on
 
-
-class StrategyError(ValueError):
-    """An unknown strategy, parameter or parameter value."""
-
-
-def _convert(value: str, kind: Any, where: str) -> Any:
-    try:
-        if kind is bool or kind == "bool":
-            if value.lower() in ("1", "true", "yes", "on"):
-                return True
-            if value.lower() in ("0", "false", "no", "off"):
-                return False
-            raise ValueError(value)
-        if kind is int or kind == "int":
-            return int(value)
-        if kind is float or kind == "float":
-            return float(value)
-        return str(value)
-    except ValueError:
-        raise StrategyError(
-            f"{where}: {value!r} is not a valid {getattr(kind, '__name__', kind)}"
-        ) from None
-
-
-def parse_strategy(spec: str) -> Strategy:
-    """A strategy from ``name`` or ``name:key=value,key=value``.
-
-    :raises StrategyError: naming the unknown strategy or parameter, or the bad value.
-    """
-    name, _, rest = spec.strip().partition(":")
-    cls = STRATEGIES.get(name)
-    if cls is None:
-        raise StrategyError(f"unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")
-    known = {f.name: f for f in fields(cls.Params)}
-    values: dict[str, Any] = {}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
-        key, equals, value = item.partition("=")
-        if not equals:
-            raise StrategyError(f"{name}: parameter {item!r} is not key=value")
-        if key not in known:
-            listed = ", ".join(known) or "none"
-            raise StrategyError(f"{name}: unknown parameter {key!r} (known: {listed})")
-        if key in values:
-            raise StrategyError(f"{name}: parameter {key!r} given twice")
-        values[key] = _convert(value, known[key].type, f"{name}: {key}")
-    try:
-        return cls(cls.Params(**values))
-    except ValueError as error:
-        raise StrategyError(f"{name}: {error}") from None
+__all__ = ["STRATEGIES", "StrategyError", "parse_strategy", "register"]

@@ -8,7 +8,8 @@ strategy won to its spec. A state budget is turned into seconds at a conservativ
 
 from __future__ import annotations
 
-from .base import SearchContext, Strategy
+from .base import SearchContext, SearchReport, Strategy, StrategyParams
+from .registry import parse_strategy, register
 
 #: ``(up to this many seconds, strategy spec)``, in increasing order; the last one has no limit.
 CHOICES: tuple[tuple[float, str], ...] = ((float("inf"), "beam"),)
@@ -27,13 +28,15 @@ def choose(time_limit: float | None, max_states: int | None) -> str:
     return next(spec for limit, spec in CHOICES if seconds <= limit)
 
 
-class AutoStrategy(Strategy):
+@register
+class AutoStrategy(Strategy[StrategyParams, SearchReport]):
     name = "auto"
     summary = "the best of the others for the budget, from our benchmarks"
 
     def run(self, context: SearchContext) -> None:
-        from . import parse_strategy
-
         spec = choose(context.time_limit, context.max_states)
-        context.extra["chosen"] = spec
-        parse_strategy(spec).run(context)
+        chosen = parse_strategy(spec)
+        # The report is the chosen strategy's, with what was chosen.
+        context.report = chosen.new_report()
+        context.report.chosen = spec
+        chosen.run(context)

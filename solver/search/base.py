@@ -13,13 +13,14 @@ every machine; with only a time limit it depends on the machine's speed.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import numpy as np
 
@@ -182,9 +183,9 @@ class SearchContext:
         self.interrupted = False
         self.best: Line | None = None
         self.best_score: int | None = None
-        #: What a strategy reports beyond its best game (e.g. ``dfs``: ``proven``); meant to be
-        #: copied into :attr:`SearchOutcome.extra`.
-        self.extra: dict[str, Any] = {}
+        #: What the strategy reports beyond its best game (its :attr:`Strategy.Report`; set by
+        #: :func:`solver.solution.run_search`), copied into :attr:`SearchOutcome.report`.
+        self.report = SearchReport()
         self._on_improve = on_improve
         self._clock = clock
         self._started = clock()
@@ -295,17 +296,58 @@ def _check_param(name: str, value: Any, kind: str, limits: Any) -> None:
         raise ValueError(f"{name} must be between {lowest} and {high:g}, not {value:g}")
 
 
-class Strategy:
-    """A search strategy. Subclasses set :attr:`name`, :attr:`Params` (a
-    :class:`StrategyParams` dataclass) and implement :meth:`run`."""
+@dataclass
+class SearchReport:
+    """What a search found out beyond its best game, written into the record's ``search``.
+
+    Each strategy reports with its own subclass (:attr:`Strategy.Report`), whose fields are
+    typed; a field left ``None`` is not written.
+
+    :ivar chosen: the strategy ``auto`` chose to run.
+    :ivar upper_bound: an upper bound on the optimum that the search established, if any.
+    """
+
+    chosen: str | None = None
+    upper_bound: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        values = ((f.name, getattr(self, f.name)) for f in fields(self))
+        return {name: value for name, value in values if value is not None}
+
+
+class BudgetSpent(Exception):
+    """Raised inside a search when :attr:`SearchContext.stopped`, to unwind it at once (the
+    best game found so far is already offered)."""
+
+
+P = TypeVar("P", bound=StrategyParams)
+R = TypeVar("R", bound=SearchReport)
+
+
+class Strategy(Generic[P, R]):
+    """A search strategy over parameters ``P`` that reports ``R``. Subclasses set
+    :attr:`name`, :attr:`summary`, :attr:`Params` and :attr:`Report`, are registered by name
+    with :func:`solver.search.register`, and implement :meth:`run`."""
 
     name: ClassVar[str]
-    Params: ClassVar[type[StrategyParams]] = StrategyParams
     #: One line for ``--help`` and the docs.
     summary: ClassVar[str] = ""
+    Params: ClassVar[type[StrategyParams]] = StrategyParams
+    Report: ClassVar[type[SearchReport]] = SearchReport
 
-    def __init__(self, params: StrategyParams | None = None) -> None:
-        self.params = params if params is not None else self.Params()
+    def __init__(self, params: P | None = None) -> None:
+        self.params: P = params if params is not None else cast(P, self.Params())
+
+    def new_report(self) -> R:
+        """An empty report of this strategy, for :attr:`SearchContext.report`."""
+        return cast(R, self.Report())
+
+    def report(self, context: SearchContext) -> R:
+        """The context's report, as this strategy's type (made so if the context was not
+        prepared by :func:`solver.solution.run_search`)."""
+        if not isinstance(context.report, self.Report):
+            context.report = self.new_report()
+        return cast(R, context.report)
 
     def run(self, context: SearchContext) -> None:
         """Search, offering every complete game found to ``context``; return when done or when
@@ -314,6 +356,22 @@ class Strategy:
 
     def describe(self) -> dict[str, Any]:
         return {"strategy": self.name, "params": self.params.to_dict()}
+
+
+class AnytimeStrategy(Strategy[P, R]):
+    """A strategy that improves on the greedy game until its budget ends: :meth:`run` offers
+    the greedy game first (a few states; the result is never below it, and its positions are
+    the likeliest first ones of any search, so generating them is not wasted), then calls
+    :meth:`search`, which returns when it is done or raises :class:`BudgetSpent`."""
+
+    def run(self, context: SearchContext) -> None:
+        context.offer(context.complete_greedily(context.start_line()))
+        with contextlib.suppress(BudgetSpent):
+            self.search(context)
+
+    def search(self, context: SearchContext) -> None:
+        """Look for games better than the greedy one (subclasses)."""
+        raise NotImplementedError
 
 
 @dataclass
@@ -325,4 +383,4 @@ class SearchOutcome:
     states: int
     seconds: float
     stop_reason: str
-    extra: dict[str, Any] = field(default_factory=dict)
+    report: SearchReport = field(default_factory=SearchReport)

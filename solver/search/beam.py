@@ -58,8 +58,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..squares import NUM_SQUARES
-from .base import Line, PlaySet, SearchContext, Strategy, StrategyParams, param
+from .base import (
+    AnytimeStrategy,
+    BudgetSpent,
+    Line,
+    PlaySet,
+    SearchContext,
+    SearchReport,
+    StrategyParams,
+    param,
+)
 from .evaluation import Evaluator, EvalWeights
+from .registry import register
 
 _DEFAULT_WEIGHTS = EvalWeights()
 
@@ -104,30 +114,34 @@ class BeamParams(StrategyParams):
         )
 
 
-class _Stopped(Exception):
-    """The budget ran out inside a beam (after its partial lines were finished)."""
+@dataclass
+class BeamReport(SearchReport):
+    """How far the iteration of beams got.
+
+    :ivar beams: the beams run to the end.
+    :ivar widest_beam: the width of the last of them.
+    """
+
+    beams: int = 0
+    widest_beam: int | None = None
 
 
-class BeamStrategy(Strategy):
+@register
+class BeamStrategy(AnytimeStrategy[BeamParams, BeamReport]):
     name = "beam"
     summary = "iterated beam search, growing width, ranked by points plus an end-game evaluation"
     Params = BeamParams
+    Report = BeamReport
 
-    def run(self, context: SearchContext) -> None:
+    def search(self, context: SearchContext) -> None:
         params = self.params
-        assert isinstance(params, BeamParams)
         evaluator = Evaluator(context.game.layout, params.weights)
-        # The plain greedy game first: a few states, and the search never ends below greedy.
-        context.offer(context.complete_greedily(context.start_line()))
+        report = self.report(context)
         width = params.width
         while not context.stopped:
-            try:
-                complete = self._beam(context, evaluator, width)
-            except _Stopped:
-                return
-            # Reported in the record's ``search``: how far the iteration got.
-            context.extra["beams"] = context.extra.get("beams", 0) + 1
-            context.extra["widest_beam"] = width
+            complete = self._beam(context, evaluator, width)
+            report.beams += 1
+            report.widest_beam = width
             if complete or params.growth == 1 or (params.max_width and width >= params.max_width):
                 return
             wider = max(width + 1, int(width * params.growth))
@@ -143,7 +157,6 @@ class BeamStrategy(Strategy):
             every position (a wider beam would find nothing new; small boards end this way).
         """
         params = self.params
-        assert isinstance(params, BeamParams)
         beam = [start if start is not None else context.start_line()]
         rounds = beam[0].rounds
         complete = True
@@ -164,7 +177,7 @@ class BeamStrategy(Strategy):
             for index, line in enumerate(beam):
                 if context.stopped:
                     self._finish(context, beam)
-                    raise _Stopped
+                    raise BudgetSpent
                 plays = context.plays(line)
                 expanded.append(plays)
                 if len(plays) == 0:
@@ -238,7 +251,6 @@ class BeamStrategy(Strategy):
         """Finish greedily and offer the ``finish`` best lines of the current ply (the beam is
         in rank order)."""
         params = self.params
-        assert isinstance(params, BeamParams)
         for rank, line in enumerate(beam[: params.finish]):
             # Each completion costs a few states at most, but on a loaded machine stop after
             # the first one if the time limit is already well past.

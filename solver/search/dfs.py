@@ -22,7 +22,7 @@ Every visit returns an upper bound on the points still to gain from its node, va
 the incumbent and even when the search stopped half-way: the maximum, over the node's plays, of
 the play's tally plus the child's bound (the bound that cut the child, or the one its visit
 returned, whichever is lower), and never more than the node's own bound. At the root this is
-an upper bound on the optimum (``upper_bound`` in :attr:`SearchContext.extra`); the best game
+an upper bound on the optimum (``upper_bound`` in its :class:`DfsReport`); the best game
 found is proven optimal exactly when its score reaches it. With no cap and no stop, it always
 does.
 
@@ -62,8 +62,9 @@ import numpy as np
 
 from ..movegen import layout_codes
 from ..rules import CLEAR_BONUS_PER_ROUND, clear_bonus, is_vowel
-from .base import Line, SearchContext, Strategy, StrategyParams, param
+from .base import Line, SearchContext, SearchReport, Strategy, StrategyParams, param
 from .bound import VOWEL_CODES, BoundTables, Profile
+from .registry import register
 
 ORDERS = ("tally", "bound")
 #: Entries kept per mask in the transposition table (one per played-words set and rounds).
@@ -107,16 +108,33 @@ class _Entry(NamedTuple):
     bound: int
 
 
-class DfsStrategy(Strategy):
-    """Depth-first branch and bound (see the module docstring).
+@dataclass
+class DfsReport(SearchReport):
+    """What the branch and bound established (``upper_bound``: the bound on the optimum).
+
+    :ivar proven: whether the game found is optimal (for the class of plays searched).
+    :ivar start_bound: the letter-packing bound of the starting position.
+    :ivar width: the width of the last pass.
+    """
+
+    proven: bool | None = None
+    start_bound: int | None = None
+    width: int | None = None
+
+
+@register
+class DfsStrategy(Strategy[DfsParams, DfsReport]):
+    """Depth-first branch and bound (see the module docstring). Its first pass, one child per
+    node, is the greedy game.
 
     After :meth:`run`, :attr:`proven` tells whether the game found is optimal (within the
-    standard class and ``K``) and :attr:`upper_bound` bounds the optimum; both are also put in
-    ``context.extra``.
+    class of plays searched) and :attr:`upper_bound` bounds the optimum; both are also in the
+    report.
     """
 
     name = "dfs"
     Params = DfsParams
+    Report = DfsReport
     summary = "depth-first branch and bound: greedy first, then better games; exact given time"
 
     def __init__(self, params: DfsParams | None = None) -> None:
@@ -124,13 +142,13 @@ class DfsStrategy(Strategy):
         self.proven = False
         self.upper_bound: int | None = None
 
-    def _search(self, context: SearchContext) -> tuple[_Search, DfsParams]:
-        """The search to run, and its parameters."""
-        assert isinstance(self.params, DfsParams)
-        return _Search(context, self.params), self.params
+    def _search(self, context: SearchContext) -> _Search:
+        """The search to run."""
+        return _Search(context, self.params)
 
     def run(self, context: SearchContext) -> None:
-        search, params = self._search(context)
+        params, report = self.params, self.report(context)
+        search = self._search(context)
         upper = None
         width = 1 if params.widen else params.branch
         while True:
@@ -146,14 +164,8 @@ class DfsStrategy(Strategy):
                 width = min(width, params.branch)
         self.upper_bound = upper
         self.proven = context.best_score is not None and context.best_score >= upper
-        context.extra.update(
-            {
-                "proven": self.proven,
-                "upper_bound": upper,
-                "start_bound": search.start_bound,
-                "width": width,
-            }
-        )
+        report.proven, report.upper_bound = self.proven, upper
+        report.start_bound, report.width = search.start_bound, width
 
 
 class _Search:

@@ -50,11 +50,8 @@ import numpy as np
 from ..board import Layout
 from ..rules import CLEAR_BONUS_BASE, CLEAR_BONUS_PER_ROUND, VOWELS
 from .base import Game, Line
+from .prior import HARD_LETTERS
 
-#: How hard each awkward letter is to place in a word, in units of ``hard_weight``.
-HARD_LETTERS: dict[str, float] = {
-    "Q": 3.0, "J": 2.0, "X": 2.0, "Z": 2.0, "V": 1.0, "K": 1.0, "W": 1.0,
-}  # fmt: skip
 #: The extra difficulty of a Q when no U is left on the board (in units of ``hard_weight``).
 Q_WITHOUT_U = 4.0
 #: The share of vowels among the letters of typical words (Y counting half).

@@ -30,13 +30,15 @@ On full 48-tile deals it proves nothing in any reasonable time, but remains a va
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
 from ..formable import formable_words
 from .base import SearchContext, param
 from .bound import start_bound
-from .dfs import DfsParams, DfsStrategy, _Search
+from .dfs import DfsParams, DfsReport, DfsStrategy, _Search
+from .registry import register
 
 
 @dataclass
@@ -59,21 +61,30 @@ class _BoardSearch(_Search):
         return formable_words(game.layout, mask, game.dictionary, game.rules, game.max_moves)
 
 
+@dataclass
+class ExactReport(DfsReport):
+    """:class:`DfsReport`, and the board bound of the starting position."""
+
+    board_bound: int | None = None
+
+
+@register
 class ExactStrategy(DfsStrategy):
     """Branch and bound to completion with the board-aware bound (module docstring).
 
     After :meth:`run`, :attr:`proven` tells whether the game found is optimal and
-    :attr:`upper_bound` bounds the optimum; both are also in ``context.extra``.
+    :attr:`upper_bound` bounds the optimum; both are also in the report.
     """
 
     name = "exact"
     Params = ExactParams
+    Report = ExactReport
     summary = "proves the optimum of small layouts (branch and bound to completion)"
+    params: ExactParams
 
-    def _search(self, context: SearchContext) -> tuple[_Search, DfsParams]:
-        assert isinstance(self.params, ExactParams)
+    def _search(self, context: SearchContext) -> _Search:
         kind = _BoardSearch if self.params.board else _Search
-        return kind(context, self.params), self.params
+        return kind(context, self.params)
 
     def run(self, context: SearchContext) -> None:
         game = context.game
@@ -82,6 +93,6 @@ class ExactStrategy(DfsStrategy):
         assert self.upper_bound is not None
         self.upper_bound = min(self.upper_bound, root.score)
         self.proven = context.best_score is not None and context.best_score >= self.upper_bound
-        context.extra.update(
-            {"proven": self.proven, "upper_bound": self.upper_bound, "board_bound": root.score}
-        )
+        report = cast(ExactReport, self.report(context))
+        report.proven, report.upper_bound = self.proven, self.upper_bound
+        report.board_bound = root.score

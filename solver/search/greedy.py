@@ -3,10 +3,12 @@ beat; it also finishes the lines other strategies leave incomplete."""
 
 from __future__ import annotations
 
-from .base import SearchContext, Strategy
+from .base import SearchContext, SearchReport, Strategy, StrategyParams
+from .registry import register
 
 
-class GreedyStrategy(Strategy):
+@register
+class GreedyStrategy(Strategy[StrategyParams, SearchReport]):
     name = "greedy"
     summary = "each turn the best immediate tally (the baseline)"
 

@@ -28,8 +28,10 @@ import math
 from dataclasses import dataclass
 
 from ..squares import NUM_SQUARES
-from .base import Line, SearchContext, Strategy, StrategyParams, param
-from .nrpa import PlayPrior, sample
+from .base import AnytimeStrategy, BudgetSpent, Line, SearchContext, StrategyParams, param
+from .nrpa import PlayoutReport
+from .prior import PlayPrior, sample
+from .registry import register
 
 
 @dataclass
@@ -49,7 +51,7 @@ class NmcsParams(StrategyParams):
         of a playout are the ``late_width`` best plays, with no window (0: never).
     :ivar late_width: the candidates of those positions.
     :ivar hard: the value of a play is its tally plus ``hard`` points per unit of difficulty
-        of the hard letters it takes (see :data:`solver.search.nrpa.HARD_LETTERS`).
+        of the hard letters it takes (see :data:`solver.search.prior.HARD_LETTERS`).
     """
 
     # Each level multiplies a search's playouts by about ``width`` times the turns.
@@ -61,10 +63,6 @@ class NmcsParams(StrategyParams):
     hard: float = param(20.0, 0.0, 1e6)
     late_tiles: int = param(12, 0, NUM_SQUARES)
     late_width: int = param(1000, 1, 1_000_000)
-
-
-class _Stopped(Exception):
-    """The budget ran out in the middle of a search."""
 
 
 class _Search:
@@ -103,7 +101,7 @@ class _Search:
         greedy = self.params.temperature == 0
         while True:
             if context.stopped:
-                raise _Stopped
+                raise BudgetSpent
             plays = context.plays(line)
             if len(plays) == 0:
                 break
@@ -122,7 +120,7 @@ class _Search:
         best_score = 0
         while True:
             if context.stopped:
-                raise _Stopped
+                raise BudgetSpent
             plays = context.plays(line)
             if len(plays) == 0:
                 break
@@ -138,27 +136,24 @@ class _Search:
         return best if best is not None else line
 
 
-class NmcsStrategy(Strategy):
+@register
+class NmcsStrategy(AnytimeStrategy[NmcsParams, PlayoutReport]):
     """Nested Monte Carlo Search with the ``nrpa`` prior, restarted until the budget ends."""
 
     name = "nmcs"
     summary = "nested Monte Carlo search with the nrpa prior in its playouts (anytime)"
     Params = NmcsParams
+    Report = PlayoutReport
 
-    def run(self, context: SearchContext) -> None:
-        params = self.params
-        assert isinstance(params, NmcsParams)
-        # The greedy game first: a floor for the result.
-        context.offer(context.complete_greedily(context.start_line()))
+    def search(self, context: SearchContext) -> None:
+        params, report = self.params, self.report(context)
         search = _Search(context, params)
-        searches = 0
         try:
             while True:
-                searches += 1
+                report.searches += 1
                 search.nested(context.start_line(), params.level)
                 if params.temperature == 0:
                     # Greedy playouts would repeat the last search exactly: widen instead.
                     search.widen()
-        except _Stopped:
-            pass
-        context.extra.update({"playouts": search.playouts, "searches": searches})
+        finally:
+            report.playouts = search.playouts

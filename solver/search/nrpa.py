@@ -11,9 +11,10 @@ playout), each from a copy of its policy, keeps the best game found, and after e
 
 How the method is fitted to this game:
 
-- **Prior** (:class:`PlayPrior`, shared with ``nmcs``). A play's *value* is its tally plus
-  :attr:`~NrpaParams.hard` points per unit of difficulty of the hard letters it takes (Q, J, X,
-  Z, V, K, W: :data:`HARD_LETTERS`): a board is cleared (a bonus of up to 200, and no penalty)
+- **Prior** (:class:`~solver.search.prior.PlayPrior`, shared with ``nmcs``). A play's
+  *value* is its tally plus :attr:`~NrpaParams.hard` points per unit of difficulty of the hard
+  letters it takes (Q, J, X, Z, V, K, W: :data:`~solver.search.prior.HARD_LETTERS`): a board
+  is cleared (a bonus of up to 200, and no penalty)
   only if someone places those letters, and a pure tally bias leaves them to the end, where they
   are stranded. The candidates are the :attr:`~NrpaParams.width` best plays by value; a
   candidate's bias is its value minus the best value, over :attr:`~NrpaParams.temperature`.
@@ -43,29 +44,20 @@ budget give the same game on every machine.
 from __future__ import annotations
 
 import math
-import weakref
 from dataclasses import dataclass
-from random import Random
-from typing import NamedTuple
 
-import numpy as np
-
-from ..board import Layout
 from ..squares import NUM_SQUARES
-from .base import Line, PlaySet, SearchContext, Strategy, StrategyParams, param
-
-#: Positions whose candidates are kept (see :meth:`PlayPrior.candidates`); past this the memo is
-#: emptied, which costs only time: the candidates of a position never change.
-CANDIDATE_MEMO = 20_000
-
-#: How hard each awkward letter is to place in a word (few words use it), in units of
-#: :attr:`NrpaParams.hard`.
-HARD_LETTERS: dict[str, float] = {
-    "Q": 3.0, "J": 2.0, "X": 2.0, "Z": 2.0, "V": 1.0, "K": 1.0, "W": 1.0,
-}  # fmt: skip
-
-#: How a play's code (the key of its weight in the policy) is made from ``(word_id, tiles)``.
-CODES = ("play", "tiles", "word")
+from .base import (
+    AnytimeStrategy,
+    BudgetSpent,
+    Line,
+    SearchContext,
+    SearchReport,
+    StrategyParams,
+    param,
+)
+from .prior import CODES, PlayPrior, sample
+from .registry import register
 
 
 @dataclass
@@ -84,7 +76,8 @@ class NrpaParams(StrategyParams):
         best value are not candidates (the default leaves the choice to ``width``).
     :ivar width: the candidates of a position: its ``width`` best plays by value.
     :ivar hard: the value of a play is its tally plus ``hard`` points per unit of difficulty
-        of the hard letters it takes (:data:`HARD_LETTERS`); 0 for the tally alone.
+        of the hard letters it takes (:data:`~solver.search.prior.HARD_LETTERS`); 0 for the
+        tally alone.
     :ivar code: what the weights are learned for: ``play`` (word and tiles), ``tiles`` or
         ``word``.
     :ivar late_tiles: in positions with at most this many tiles, the candidates are the
@@ -104,117 +97,6 @@ class NrpaParams(StrategyParams):
     code: str = param("play", choices=CODES)
     late_tiles: int = param(20, 0, NUM_SQUARES)
     late_width: int = param(64, 1, 1_000_000)
-
-
-class _Stopped(Exception):
-    """The budget ran out in the middle of a search."""
-
-
-class Candidates(NamedTuple):
-    """The candidates of a position, best first: their plays, codes and biases."""
-
-    #: The plays ``(word_id, tiles, score)``.
-    moves: list[tuple[int, int, int]]
-    #: The keys of their weights in a policy (see :data:`CODES`).
-    codes: list[object]
-    #: Their biases, ``(value - best value) / temperature``: 0 for the best, below 0 for the
-    #: others.
-    biases: list[float]
-
-
-class PlayPrior:
-    """What a playout knows before it learns anything: which plays of a position are candidates,
-    and their biases. Shared by ``nrpa`` and ``nmcs``.
-
-    The *value* of a play is its tally plus ``hard`` times the difficulty of the hard letters it
-    takes (:data:`HARD_LETTERS`). The candidates are the ``width`` best plays by value, down to
-    ``window × temperature`` points below the best (in positions with at most ``late_tiles``
-    tiles: the ``late_width`` best, however far below); a candidate's bias is its value minus
-    the best value, over ``temperature``.
-    """
-
-    def __init__(
-        self,
-        layout: Layout,
-        width: int,
-        temperature: float,
-        window: float,
-        hard: float,
-        code: str = "play",
-        late_tiles: int = 0,
-        late_width: int = 0,
-    ) -> None:
-        self.width = width
-        self.late_tiles = late_tiles
-        self.late_width = late_width
-        self.temperature = temperature
-        self.window = window
-        self.code = code
-        #: The squares dealt a hard letter, with that letter's bias in points.
-        self.hard_squares = [
-            (sq, hard * HARD_LETTERS[letter])
-            for sq, letter in layout.tiles()
-            if letter in HARD_LETTERS and hard
-        ]
-        self._memo: dict[int, tuple[weakref.ref[PlaySet], Candidates]] = {}
-
-    def candidates(self, mask: int, plays: PlaySet) -> Candidates:
-        """The candidates among ``plays``, the legal plays from the position ``mask``."""
-        # Playouts come back to the same positions again and again. The game returns the same
-        # PlaySet object for a position as long as it stays in its cache and no played word
-        # has to be filtered out, so an identical object means identical candidates.
-        # The memo holds the PlaySet weakly: it must not keep alive what the game's cache evicts.
-        memo = self._memo.get(mask)
-        if memo is not None and memo[0]() is plays:
-            return memo[1]
-        width, window = self.width, self.window
-        if mask.bit_count() <= self.late_tiles:
-            # Near the end a short, low-scoring word is often what clears the board.
-            width, window = max(width, self.late_width), math.inf
-        values = plays.scores.astype(np.float64)
-        hard = [(sq, bias) for sq, bias in self.hard_squares if mask >> sq & 1]
-        if hard:
-            for sq, bias in hard:
-                values += bias * ((plays.tiles >> sq) & 1)
-            # Stable, so that ties keep the plays' own order (tally, word id, tiles).
-            order = np.argsort(-values, kind="stable")[:width]
-        else:
-            order = np.arange(min(len(plays), width))
-        values = values[order]
-        best = float(values[0])
-        order = order[values >= best - window * self.temperature]
-        inverse = 1.0 / self.temperature
-        biases = [(value - best) * inverse for value in values[: len(order)].tolist()]
-        words = plays.word_ids[order].tolist()
-        tiles = plays.tiles[order].tolist()
-        moves = list(zip(words, tiles, plays.scores[order].tolist(), strict=True))
-        codes: list[object]
-        if self.code == "play":
-            codes = list(zip(words, tiles, strict=True))
-        elif self.code == "tiles":
-            codes = tiles
-        else:
-            codes = words
-        candidates = Candidates(moves, codes, biases)
-        if len(self._memo) >= CANDIDATE_MEMO:
-            self._memo.clear()
-        self._memo[mask] = (weakref.ref(plays), candidates)
-        return candidates
-
-
-def sample(rng: Random, logits: list[float]) -> int:
-    """The index of a logit drawn with probability proportional to ``exp(logit)`` (Gibbs
-    sampling), with one ``rng.random()``."""
-    top = max(logits)
-    odds = [math.exp(logit - top) for logit in logits]
-    # Walk the cumulative odds to a uniform point of their total.
-    point = rng.random() * sum(odds)
-    total = 0.0
-    for index, weight in enumerate(odds):
-        total += weight
-        if point < total:
-            return index
-    return len(odds) - 1  # only if rounding left the point at the very end
 
 
 #: One turn of a playout, kept for adapting the policy to the game it belongs to: the
@@ -252,7 +134,7 @@ class _Search:
     def playout(self, policy: dict[object, float]) -> _Playout:
         """Play one game to its end with the policy; offer it to the context.
 
-        :raises _Stopped: when the budget runs out first.
+        :raises BudgetSpent: when the budget runs out first.
         """
         context = self.context
         rng = context.rng
@@ -260,7 +142,7 @@ class _Search:
         turns: list[_Turn] = []
         while True:
             if context.stopped:
-                raise _Stopped
+                raise BudgetSpent
             plays = context.plays(line)
             if len(plays) == 0:
                 break
@@ -316,25 +198,30 @@ class _Search:
         return best
 
 
-class NrpaStrategy(Strategy):
+@dataclass
+class PlayoutReport(SearchReport):
+    """What ``nrpa`` and ``nmcs`` did: the playouts (games played to the end) and the
+    searches (restarts of the top level)."""
+
+    playouts: int = 0
+    searches: int = 0
+
+
+@register
+class NrpaStrategy(AnytimeStrategy[NrpaParams, PlayoutReport]):
     """Nested Rollout Policy Adaptation with a tally bias, restarted until the budget ends."""
 
     name = "nrpa"
     summary = "nested rollout policy adaptation with a tally and hard-letter prior (anytime)"
     Params = NrpaParams
+    Report = PlayoutReport
 
-    def run(self, context: SearchContext) -> None:
-        params = self.params
-        assert isinstance(params, NrpaParams)
-        # The greedy game first: a floor for the result, and its positions are the likeliest
-        # of the first playouts, so generating them is not wasted.
-        context.offer(context.complete_greedily(context.start_line()))
-        search = _Search(context, params)
-        searches = 0
+    def search(self, context: SearchContext) -> None:
+        report = self.report(context)
+        search = _Search(context, self.params)
         try:
             while True:
-                searches += 1
-                search.level(params.level, {})
-        except _Stopped:
-            pass
-        context.extra.update({"playouts": search.playouts, "searches": searches})
+                report.searches += 1
+                search.level(self.params.level, {})
+        finally:
+            report.playouts = search.playouts
