@@ -305,11 +305,11 @@ def deal(
 class Position:
     """A game between turns: the opening layout plus the bitboard of the tiles still there.
 
-    This is the whole state of a game in progress, and the key insight of the design
-    (DESIGN.md section 2): every tile moved in a turn must be one of that turn's letters, and the
-    word's tiles leave the board, so between turns every tile still present stands on the square
-    it was dealt to. No board is ever copied; a play is just its word and the bitboard of the
-    tiles it removes, and ``remaining_mask`` is a perfect key for transpositions.
+    This is the whole state of a game in progress, and the key insight of the design: every
+    tile moved in a turn must be one of that turn's letters, and the word's tiles leave the
+    board, so between turns every tile still present stands on the square it was dealt to. No
+    board is ever copied; a play is just its word and the bitboard of the tiles it removes,
+    and ``remaining_mask`` is a perfect key for transpositions.
 
     :param layout: the opening layout.
     :param remaining_mask: bit ``sq`` set when the tile dealt to ``sq`` is still on the board.

@@ -6,12 +6,13 @@ One beam
     so far plus :meth:`Evaluator.evaluate` of the tiles it leaves, and the ``branch`` best
     children of that line are kept as candidates (more if the ply has too few lines to fill
     the next one: the first ply has one). The candidates of the whole ply are then
-    deduplicated by tile mask (the next position depends only on the mask, DESIGN.md section 2;
-    of two lines reaching one mask at one ply the one with more word points is kept, their
-    evaluations being equal) and the best form the next ply. A line with no legal play is a
-    finished game and is offered at once, as is a child that clears the board. The per-child
-    work is done with numpy on the play arrays; a :class:`Line` is made only for the children
-    that enter the next ply, so nearly all the time goes to generating plays.
+    deduplicated by tile mask (the next position depends only on the mask, see
+    :class:`solver.board.Position`; of two lines reaching one mask at one ply the one with
+    more word points is kept, their evaluations being equal) and the best form the next ply.
+    A line with no legal play is a finished game and is offered at once, as is a child that
+    clears the board. The per-child work is done with numpy on the play arrays; a
+    :class:`Line` is made only for the children that enter the next ply, so nearly all the
+    time goes to generating plays.
 
 Wider late plies
     Generating the plays of a position costs 5 to 10 times more with 30 to 40 tiles on the

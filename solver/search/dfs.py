@@ -28,7 +28,7 @@ does.
 
 The transposition table
 -----------------------
-Two lines that remove the same tiles reach the same board (DESIGN.md section 2), but not
+Two lines that remove the same tiles reach the same board (:class:`solver.board.Position`), but not
 always the same future: a word cannot be played twice, and the clear bonus depends on the
 rounds. The table is keyed by the tile mask and stores, per mask, entries
 ``(relevant played words, rounds, bound)``, where *relevant* played words are those whose

@@ -5,8 +5,8 @@ A search that compares lines of equal length needs more than their word points: 
 scored a little less but left an easy end game (few hard letters, vowels and consonants in
 proportion, few tiles left) usually ends better, because clearing the board earns
 ``200 - 10 × rounds`` and a stranded tile costs its share of the leftover tally. The evaluation
-is a weighted sum of features of the remaining tiles alone (the state is the mask, DESIGN.md
-section 2), computed with numpy for many masks at once:
+is a weighted sum of features of the remaining tiles alone (the state is the mask, see
+:class:`solver.board.Position`), computed with numpy for many masks at once:
 
 ``points``
     the letter points still on the board (vowel 2, consonant 1): the raw material of later
