@@ -100,6 +100,12 @@ class Layout:
     def __str__(self) -> str:
         return self.to_line()
 
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a layout as a board (see :mod:`solver.svg`)."""
+        from .svg import board_svg
+
+        return board_svg(self)
+
     @classmethod
     def from_rows(cls, rows: list[str], places: list[str]) -> Layout:
         """Layout from 9 row strings, row 9 first; ``places[i]`` names row ``i`` in errors
@@ -342,3 +348,9 @@ class Position:
     @property
     def cleared(self) -> bool:
         return self.remaining_mask == 0
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a position as its board: the tiles still there."""
+        from .svg import board_svg
+
+        return board_svg(self)

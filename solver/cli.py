@@ -306,8 +306,16 @@ def _read_record_or_board(spec: str) -> Record | Layout:
 
 @cli.command()
 @click.argument("source", metavar="RECORD|BOARD")
+@click.option(
+    "--html",
+    "html_out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE",
+    help="Write a self-contained HTML replay instead (it works offline, from the file).",
+)
 @dict_option
-def show(source: str, dict_path: str | None) -> None:
+def show(source: str, html_out: str | None, dict_path: str | None) -> None:
     """Print a game record turn by turn (board before each turn, moves, the word marked on the
     board, points, final breakdown) or a board with row and column labels.
 
@@ -318,15 +326,25 @@ def show(source: str, dict_path: str | None) -> None:
     from .referee import check_record
     from .render import layout_lines, record_lines
 
+    _check_outputs([("--html", html_out)], [("RECORD", source if is_file_path(source) else None)])
     item = _read_record_or_board(source)
-    if isinstance(item, Layout):
+    if isinstance(item, Record):
+        verdict = check_record(item, load_words(dict_path))
+        if verdict.fault is not None:
+            click.echo(f"warning: {source}: an illegal game: {verdict.fault}", err=True)
+    if html_out is not None:
+        from .web.replay import write_replay
+
+        try:
+            write_replay(item, html_out)
+        except OSError as error:
+            raise click.ClickException(f"{html_out}: cannot write the replay ({error})") from None
+        click.echo(f"Replay written to {html_out}")
+    elif isinstance(item, Layout):
         _print_lines(layout_lines(item))
         click.echo(f"{count_of(item.tile_count, 'tile')}")
-        return
-    verdict = check_record(item, load_words(dict_path))
-    if verdict.fault is not None:
-        click.echo(f"warning: {source}: an illegal game: {verdict.fault}", err=True)
-    _print_lines(record_lines(item))
+    else:
+        _print_lines(record_lines(item))
 
 
 @cli.command()

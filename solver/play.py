@@ -52,6 +52,15 @@ class Play:
         """The play as a turn of a game record."""
         return Turn(self.moves, self.path, self.word, self.score)
 
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a play as its word on its path, with its moves as arrows (the other
+        tiles of the board are not part of a play)."""
+        from .svg import board_svg
+
+        return board_svg(
+            dict(zip(self.path, self.word, strict=True)), path=self.path, moves=self.moves
+        )
+
     def to_json(self) -> dict[str, Any]:
         """The JSON form of ``letterchess plays --json``."""
         return {

@@ -105,6 +105,12 @@ class Record:
             lines.append(f"  {json.dumps(key)}: {text}")
         return "{\n" + ",\n".join(lines) + "\n}\n"
 
+    def _repr_html_(self) -> str:
+        """Jupyter shows a record as the whole game: every turn's board, then the result."""
+        from .web.replay import record_html_fragment
+
+        return record_html_fragment(self)
+
     def save(self, path: str | Path) -> None:
         """Write the record to ``path``, whole or not at all (an old file stays as it was if
         the write fails)."""

@@ -133,12 +133,7 @@ def record_lines(record: Record) -> list[Text]:
     for number, turn in enumerate(record.turns, start=1):
         lines.append(Text(""))
         lines += turn_lines(record.board, position, turn, number)
-        tile_at = tiles_after_moves(position, turn)
-        removed = 0
-        for sq in turn.path:
-            if sq in tile_at:
-                removed |= 1 << tile_at[sq]
-        position = Position(record.board, position.remaining_mask & ~removed, position.played)
+        position = position_after_turn(position, turn)
     lines.append(Text(""))
     if position.remaining_mask and record.turns:
         lines += layout_lines(record.board, position.remaining_mask)
@@ -191,3 +186,16 @@ def tiles_after_moves(position: Position, turn: Turn) -> dict[Square, Square]:
         if origin in tile_at and target not in tile_at:
             tile_at[target] = tile_at.pop(origin)
     return tile_at
+
+
+def position_after_turn(position: Position, turn: Turn) -> Position:
+    """The position once ``turn`` is played, leniently as in :func:`tiles_after_moves`: the
+    tiles on its path leave the board (so that even an illegal record can be shown)."""
+    tile_at = tiles_after_moves(position, turn)
+    removed = 0
+    for sq in turn.path:
+        if sq in tile_at:
+            removed |= 1 << tile_at[sq]
+    return Position(
+        position.layout, position.remaining_mask & ~removed, position.played | {turn.word}
+    )
