@@ -348,6 +348,37 @@ def show(source: str, html_out: str | None, dict_path: str | None) -> None:
 
 
 @cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port to listen on (0: any free port).",
+)
+@click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
+@dict_option
+def serve(host: str, port: int, no_browser: bool, dict_path: str | None) -> None:
+    """Run the web app: enter or deal a board, solve it with live progress, replay the game,
+    play with hints checked by the referee (README: letterchess serve). Ctrl-C stops it.
+
+    Needs the web extra: pip install 'letterchess[web]'.
+    """
+    try:
+        from .web.app import serve as serve_app
+    except ImportError as error:
+        raise click.ClickException(
+            f"the web app needs the web extra ({error.name} is missing): "
+            "pip install 'letterchess[web]'"
+        ) from None
+    dictionary = load_words(dict_path)
+    try:
+        serve_app(dictionary, host, port, open_browser=not no_browser, announce=click.echo)
+    except OSError as error:
+        raise click.ClickException(f"cannot listen on {host}:{port} ({error.strerror})") from None
+
+
+@cli.command()
 @click.argument("record_path", metavar="RECORD")
 @dict_option
 def check(record_path: str, dict_path: str | None) -> None:
