@@ -168,7 +168,14 @@
   function onCellKey(event) {
     var index = Number(event.target.dataset.index);
     var step = {ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7}[event.key];
-    if (step) {
+    if (/^[a-z]$/i.test(event.key) && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      // A letter replaces the square's letter, wherever the caret is.
+      event.preventDefault();
+      event.target.value = event.key.toUpperCase();
+      paintCell(event.target);
+      focusCell(index + 1);
+      editorChanged();
+    } else if (step) {
       event.preventDefault();
       focusCell(index + step);
     } else if (event.key === "Backspace" && event.target.value === "") {
