@@ -134,18 +134,32 @@ def shows(element_id, fragment):
 
 
 def screenshot(driver, name):
+    """With LETTERCHESS_SCREENSHOTS=DIR, save the whole page as DIR/name (for the README)."""
     folder = os.environ.get("LETTERCHESS_SCREENSHOTS")
     if folder:
         time.sleep(0.3)  # let the last drawing settle
+        size = driver.get_window_size()
+        height = driver.execute_script("return document.documentElement.scrollHeight")
+        driver.set_window_size(
+            size["width"],
+            height + size["height"] - driver.execute_script("return window.innerHeight"),
+        )
         driver.save_screenshot(str(Path(folder) / name))
+        driver.set_window_size(size["width"], size["height"])
+
+
+def board_drawn(driver):
+    """True once the play board shows the last click (no redraw pending)."""
+    board = driver.find_element(By.ID, "play-board")
+    return board.find_elements(By.TAG_NAME, "svg") and board.get_attribute("data-busy") is None
 
 
 def click_squares(driver, names):
     for name in names:
-        before = text_of(driver, "play-word")
-        driver.find_element(By.CSS_SELECTOR, f'#play-board [data-square="{name}"]').click()
         # Each click redraws the board from the server: wait for it before the next one.
-        wait_for(driver, lambda d, b=before: text_of(d, "play-word") != b, f"the click on {name}")
+        wait_for(driver, board_drawn, f"the board before the click on {name}")
+        driver.find_element(By.CSS_SELECTOR, f'#play-board [data-square="{name}"]').click()
+    wait_for(driver, board_drawn, "the board after the clicks")
 
 
 def downloaded(driver, folder, name):

@@ -210,7 +210,7 @@ def test_replay_data_steps_running_score_and_result(record):
 def test_replay_shows_the_search_summary(record):
     search = {
         "strategy": "auto",
-        "params": {},
+        "params": {"width": 3, "growth": 2.0},
         "chosen": "beam",
         "seconds": 1.3345,
         "states": 3004,
@@ -225,6 +225,7 @@ def test_replay_shows_the_search_summary(record):
     data = record_replay_data(Record(**{**record.__dict__, "search": search}))
     rows = {row["label"]: row for row in data["search"]}
     assert rows["strategy"]["value"] == "auto, chose beam"
+    assert rows["parameters"]["value"] == "width=3, growth=2.0" and rows["parameters"]["wide"]
     assert rows["budget"]["value"] == "3,000 states, K = 2"
     assert rows["search"]["value"] == "1.33 s, 3,004 states"
     assert rows["bound"]["value"] == "708" and rows["gap"]["value"] == "0.840"

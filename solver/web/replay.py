@@ -57,18 +57,19 @@ def result_rows(result: Result) -> list[dict[str, str]]:
     return rows
 
 
-def search_rows(search: dict[str, Any]) -> list[dict[str, str]]:
+def search_rows(search: dict[str, Any]) -> list[dict[str, Any]]:
     """The search summary of a record's ``search`` (strategy, budget, cost, bound, gap) as
-    table rows; fields the record lacks are left out."""
+    table rows; fields the record lacks are left out. A ``wide`` row's value takes the room
+    of the note too."""
     rows = []
     if "strategy" in search:
         strategy = str(search["strategy"])
-        params = search.get("params") or {}
-        if params:
-            strategy += " (" + ", ".join(f"{k}={v}" for k, v in params.items()) + ")"
         if search.get("chosen"):
             strategy += f", chose {search['chosen']}"
         rows.append({"label": "strategy", "value": strategy, "note": ""})
+        params = ", ".join(f"{k}={v}" for k, v in (search.get("params") or {}).items())
+        if params:
+            rows.append({"label": "parameters", "value": params, "note": "", "wide": True})
     budget = []
     if search.get("time_limit") is not None:
         budget.append(f"{search['time_limit']:g} s")

@@ -492,7 +492,12 @@
     var ticket = ++drawRequest;
     var pending = state.pending;
     var last = pending.path.length ? [pending.path[pending.path.length - 1]] : [];
+    // data-busy marks a board about to be redrawn (the browser tests wait for it to go).
+    $("play-board").dataset.busy = "yes";
     return api("/api/position", gameRequest({moves: pending.moves, path: pending.path, marked: last}))
+      .finally(function () {
+        if (ticket === drawRequest) delete $("play-board").dataset.busy;
+      })
       .then(function (answer) {
         if (ticket !== drawRequest) return;
         $("play-board").innerHTML = answer.svg;

@@ -22,6 +22,12 @@ var LetterChessReplay = (function () {
 
   function table(className, rows) {
     return h("table", {class: className}, rows.map(function (row) {
+      if (row.wide) {
+        return h("tr", {}, [
+          h("th", {text: row.label}),
+          h("td", {class: "note", colspan: "2", text: row.value}),
+        ]);
+      }
       return h("tr", {}, [
         h("th", {text: row.label}),
         h("td", {class: "value", text: row.value}),
