@@ -376,6 +376,8 @@ def serve(host: str, port: int, no_browser: bool, dict_path: str | None) -> None
         serve_app(dictionary, host, port, open_browser=not no_browser, announce=click.echo)
     except OSError as error:
         raise click.ClickException(f"cannot listen on {host}:{port} ({error.strerror})") from None
+    except KeyboardInterrupt:
+        click.echo("Stopped.")
 
 
 @cli.command()

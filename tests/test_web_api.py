@@ -2,8 +2,13 @@
 command line, solves with progress and stop, and a 4xx with a JSON error for every bad input."""
 
 import json
+import re
+import signal
 import socket
+import subprocess
+import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -303,3 +308,35 @@ def test_serve_reports_a_port_in_use():
     assert (
         f"cannot listen on 127.0.0.1:{port}" in result.output and "Traceback" not in result.output
     )
+
+
+def test_ctrl_c_stops_the_server_and_its_solves_cleanly():
+    server = subprocess.Popen(
+        [sys.executable, "-m", "solver", "serve", "--port", "0", "--no-browser"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        url = re.search(r"http://\S+/", server.stdout.readline()).group(0)
+        request = urllib.request.Request(
+            url + "api/solve",
+            data=json.dumps(
+                {"board": EXAMPLE_BOARD, "strategy": "beam", "time_limit": 120}
+            ).encode(),
+        )
+        job = json.loads(urllib.request.urlopen(request, timeout=30).read())
+        events = urllib.request.urlopen(url + job["events"][1:], timeout=60)
+        assert events.readline().startswith(b"event: ")
+        started = time.monotonic()
+        server.send_signal(signal.SIGINT)
+        out, err = server.communicate(timeout=30)
+    finally:
+        server.kill()
+    # The open event stream ends with the best game so far, the solve stops, and the process
+    # exits at once, neither waiting out the solve nor aborting in its middle.
+    last = [line for line in events.read().decode().splitlines() if line.startswith("data: ")][-1]
+    assert json.loads(last[6:])["result"]["record"]["search"]["stopped"] == "interrupted"
+    assert server.returncode == 0 and out.endswith("Stopped.\n")
+    assert time.monotonic() - started < 15
+    assert "Traceback" not in err and "Aborted" not in err

@@ -164,8 +164,14 @@ class Solves:
         return job
 
     def stop_all(self) -> None:
-        for job in self._jobs.values():
+        for job in list(self._jobs.values()):
             job.stop()
+
+    def wait_all(self, timeout: float) -> None:
+        """Wait, at most ``timeout`` seconds in all, for the running solves to end."""
+        deadline = time.monotonic() + timeout
+        for job in list(self._jobs.values()):
+            job.done.wait(max(0.0, deadline - time.monotonic()))
 
 
 async def read_json(request: Request, limits: Limits) -> dict[str, Any]:
@@ -327,6 +333,19 @@ def create_app(
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost")
 
 
+def warm_up(dictionary: Dictionary) -> None:
+    """Generate plays and bound a deal once, so that the compiled kernels are loaded (or, on a
+    fresh install, compiled: some seconds) before the page first needs them."""
+    from ..board import deal
+    from ..movegen import generate_plays
+    from ..rules import Rules
+    from ..search.bound import board_bound
+
+    layout = deal(0)
+    generate_plays(layout, layout.tile_mask, dictionary, Rules(), 2)
+    board_bound(layout, dictionary, Rules(), 2)
+
+
 def serve(
     dictionary: Dictionary,
     host: str = "127.0.0.1",
@@ -353,8 +372,9 @@ def serve(
     url = f"http://{shown_host}:{bound_port}/"
     allowed = list(LOOPBACK_HOSTS) if host in LOOPBACK_HOSTS else None
     app = create_app(dictionary, allowed_hosts=allowed)
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
-    server = uvicorn.Server(config)
+    solves: Solves = app.state.solves
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=5)
+    server = _StoppingServer(config, solves)
 
     def open_when_ready() -> None:
         while not server.started and not server.should_exit:
@@ -363,9 +383,27 @@ def serve(
             webbrowser.open(url)
 
     announce(f"Letter Chess at {url} (Ctrl-C stops it)")
+    threading.Thread(target=warm_up, args=(dictionary,), name="warm-up", daemon=True).start()
     if open_browser:
         threading.Thread(target=open_when_ready, daemon=True).start()
     try:
         server.run(sockets=[sock])
     finally:
         sock.close()
+        # A solve thread still in the bound's linear programme when the interpreter exits
+        # would abort the process: let the stopped solves end first.
+        solves.stop_all()
+        solves.wait_all(timeout=10)
+
+
+class _StoppingServer(uvicorn.Server):
+    """A uvicorn server that stops the running solves as soon as it is asked to exit, so that
+    their event streams end (with the best game so far) within the graceful shutdown."""
+
+    def __init__(self, config: uvicorn.Config, solves: Solves) -> None:
+        super().__init__(config)
+        self._solves = solves
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        self._solves.stop_all()
+        super().handle_exit(sig, frame)
