@@ -152,8 +152,10 @@ class Solves:
             if not oldest.done.is_set():
                 break
             self._jobs.popitem(last=False)
+        # Not a daemon: the interpreter must not exit while the thread is in compiled code (the
+        # bound's linear programme would abort the process); a stopped solve ends in moments.
         threading.Thread(
-            target=job.run, args=(self._slots.release,), name=f"solve-{job.id}", daemon=True
+            target=job.run, args=(self._slots.release,), name=f"solve-{job.id}"
         ).start()
         return job
 
@@ -166,12 +168,6 @@ class Solves:
     def stop_all(self) -> None:
         for job in list(self._jobs.values()):
             job.stop()
-
-    def wait_all(self, timeout: float) -> None:
-        """Wait, at most ``timeout`` seconds in all, for the running solves to end."""
-        deadline = time.monotonic() + timeout
-        for job in list(self._jobs.values()):
-            job.done.wait(max(0.0, deadline - time.monotonic()))
 
 
 async def read_json(request: Request, limits: Limits) -> dict[str, Any]:
@@ -383,17 +379,15 @@ def serve(
             webbrowser.open(url)
 
     announce(f"Letter Chess at {url} (Ctrl-C stops it)")
-    threading.Thread(target=warm_up, args=(dictionary,), name="warm-up", daemon=True).start()
+    # Not a daemon either, for the same reason; it takes a second or two.
+    threading.Thread(target=warm_up, args=(dictionary,), name="warm-up").start()
     if open_browser:
         threading.Thread(target=open_when_ready, daemon=True).start()
     try:
         server.run(sockets=[sock])
     finally:
         sock.close()
-        # A solve thread still in the bound's linear programme when the interpreter exits
-        # would abort the process: let the stopped solves end first.
         solves.stop_all()
-        solves.wait_all(timeout=10)
 
 
 class _StoppingServer(uvicorn.Server):
