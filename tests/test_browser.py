@@ -261,6 +261,21 @@ def test_enter_a_board_solve_it_and_step_through_the_replay(browser, server, dow
     assert browser.find_element(By.CLASS_NAME, "replay-step").text == "End"
 
 
+def test_a_long_solve_shows_its_progress_and_stops_on_demand(browser, server):
+    open_page(browser, f"{server}?board={EXAMPLE_BOARD}")
+    wait_for(browser, shows("board-status", "48 tiles"), "the board from the address")
+    time_limit = browser.find_element(By.ID, "solve-time")
+    time_limit.clear()
+    time_limit.send_keys("120")
+    browser.find_element(By.ID, "solve-start").click()
+    progress = r"Searching… best \d+ · [\d,]+ states · \d+\.\d s"
+    wait_for(browser, lambda d: re.match(progress, text_of(d, "solve-progress")), "live progress")
+    assert not browser.find_element(By.ID, "solve-start").is_enabled()
+    browser.find_element(By.ID, "solve-stop").click()
+    wait_for(browser, shows("replay-message", "Solved: score"), "the stopped solve's game")
+    assert "stopped: interrupted" in browser.find_element(By.CLASS_NAME, "replay-search").text
+
+
 def test_play_legal_and_illegal_words_hints_save_and_load(browser, server, downloads):
     open_page(browser, f"{server}?board={EXAMPLE_BOARD}")
     wait_for(browser, shows("board-status", "48 tiles"), "the board from the address")
