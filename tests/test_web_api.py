@@ -117,7 +117,11 @@ def test_bad_input_gets_a_4xx_with_a_json_error(client, path, body, status, mess
 
 
 def test_bad_bodies_and_unknown_places(client):
-    for body, message in ((b"{not json", "not JSON"), (b"[1, 2]", "must be a JSON object")):
+    for body, message in (
+        (b"{not json", "not JSON"),
+        (b"[1, 2]", "must be a JSON object"),
+        (b"[" * 100_000, "nests too deep"),
+    ):
         response = client.post("/api/board", content=body)
         assert response.status_code == 400 and message in response.json()["error"]
     nan = client.post(

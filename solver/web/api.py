@@ -133,7 +133,7 @@ def spell(position: Position, moves: list[tuple[Square, Square]], path: list[Squ
     """The letters along ``path`` once ``moves`` are made (leniently: the referee judges the
     moves); an empty square reads ``.``, which the referee rejects as not a letter."""
     tile_at = tiles_after_moves(position, Turn(tuple(moves), (), "", 0))
-    return "".join(position.layout[tile_at[sq]] or "." if sq in tile_at else "." for sq in path)
+    return "".join(position.layout.letters[tile_at[sq]] if sq in tile_at else "." for sq in path)
 
 
 def read_turn(value: Any, position: Position, where: str) -> Turn:

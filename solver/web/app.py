@@ -184,6 +184,8 @@ async def read_json(request: Request, limits: Limits) -> dict[str, Any]:
         data = json.loads(body or b"{}")
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise ApiError(f"the request body is not JSON ({error})") from None
+    except RecursionError:
+        raise ApiError("the request body nests too deep to be a request") from None
     if not isinstance(data, dict):
         raise ApiError("the request body must be a JSON object")
     return data
@@ -242,8 +244,8 @@ def create_app(
     async def replay_page(request: Request) -> Response:
         """The self-contained HTML replay of a record, as ``show --html`` writes it."""
         data = await read_json(request, api.limits)
-        record = await run_in_threadpool(api.replay, data)
-        html = await run_in_threadpool(replay_html, record)
+        replay = await run_in_threadpool(api.replay, data)
+        html = await run_in_threadpool(replay_html, replay)
         headers = {"Content-Disposition": 'attachment; filename="letterchess-replay.html"'}
         return Response(html, media_type="text/html", headers=headers)
 
