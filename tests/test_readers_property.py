@@ -7,7 +7,7 @@ import json
 
 import click
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solver.board import BoardError, Layout, read_bag, read_board
@@ -18,9 +18,7 @@ from solver.search import StrategyError, parse_strategy
 
 from .conftest import EXAMPLE_BOARD
 
-SETTINGS = settings(
-    max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck(9)]
-)
+SETTINGS = settings(max_examples=200, deadline=None, derandomize=True)
 
 #: Text made mostly of the characters boards and records are made of, so that the examples get
 #: past the first check.
