@@ -24,11 +24,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from solver.budget import UNSET, search_budget
 from solver.dictionary import Dictionary
-from solver.distribution import Settings, canonical_strategy, run_distribution
+from solver.runs.distribution import run_distribution
+from solver.runs.settings import RunSettings, canonical_strategy
 
 
-def measure(label: str, settings: Settings, n: int, folder: Path, **where) -> dict:
+def measure(label: str, settings: RunSettings, n: int, folder: Path, **where) -> dict:
     """One run of ``n`` deals; ``where`` is ``workers=`` or ``scheduler=``."""
     stamps: list[float] = []
     start = time.monotonic()
@@ -60,13 +62,10 @@ def main() -> None:
     parser.add_argument("--max-moves", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    time_limit = args.time_limit
-    if time_limit is None and args.max_states is None:
-        time_limit = 10.0
-    settings = Settings(
-        strategy=canonical_strategy(args.strategy),
-        time_limit=time_limit,
-        max_states=args.max_states,
+    time_limit = UNSET if args.time_limit is None else args.time_limit
+    settings = RunSettings(
+        strategies=(canonical_strategy(args.strategy),),
+        budget=search_budget(time_limit, args.max_states),
         max_moves=args.max_moves,
         seed=args.seed,
         dictionary=Dictionary.default().info(),

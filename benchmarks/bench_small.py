@@ -24,8 +24,11 @@ import json
 import statistics
 from pathlib import Path
 
-from solver.bench import BenchSettings, deals_from_folder, run_bench, split_strategies
+from solver.budget import Budget
 from solver.dictionary import Dictionary
+from solver.runs.bench import run_bench, split_strategies
+from solver.runs.deals import deals_from_folder
+from solver.runs.settings import RunSettings
 
 SUITE = Path(__file__).resolve().parent / "small"
 OPTIMA = SUITE / "optima.json"
@@ -47,15 +50,20 @@ def main() -> None:
     words = Dictionary.default().info()
 
     def bench(strategies: list[str], time_limit: float) -> list:
-        settings = BenchSettings(tuple(strategies), time_limit, None, 2, 0, dictionary=words)
+        budget = Budget(time_limit, None)
+        settings = RunSettings(tuple(strategies), budget, 2, 0, dictionary=words, bound=True)
         return run_bench(deals, settings, workers=args.workers, progress=False).solves
 
     exact = bench(["exact"], args.exact_limit)
-    optimum = {s.deal: s.score for s in exact if s.record["search"]["proven"]}
+    optimum = {s.deal: s.result.score for s in exact if s.result.record["search"]["proven"]}
     # The proven optima with their games, which the tests check (tests/test_search_exact.py).
     OPTIMA.write_text(
         json.dumps(
-            {s.deal: {"optimum": s.score, "record": s.record} for s in exact if s.deal in optimum},
+            {
+                s.deal: {"optimum": s.result.score, "record": s.result.record}
+                for s in exact
+                if s.deal in optimum
+            },
             indent=1,
         )
         + "\n"
@@ -66,20 +74,26 @@ def main() -> None:
     print("| layout | tiles | optimum | proven | seconds | states | root bound | bound / optimum |")
     print("|---|---|---|---|---|---|---|---|")
     for solve in exact:
-        search = solve.record["search"]
-        tiles = sum(1 for c in solve.record["board"] if c.isalpha())
+        result = solve.result
+        search = result.record["search"]
+        tiles = sum(1 for c in result.record["board"] if c.isalpha())
         root = search["board_bound"]
         print(
-            f"| {solve.deal} | {tiles} | {solve.score} | {'yes' if search['proven'] else 'no'} "
-            f"| {solve.seconds:.2f} | {solve.states:,} | {root} | {root / solve.score:.3f} |"
+            f"| {solve.deal} | {tiles} | {result.score} | {'yes' if search['proven'] else 'no'} "
+            f"| {result.seconds:.2f} | {result.states:,} | {root} | {root / result.score:.3f} |"
         )
-    roots = [s.record["search"]["board_bound"] / s.score for s in exact if s.deal in optimum]
+    roots = [
+        s.result.record["search"]["board_bound"] / s.result.score
+        for s in exact
+        if s.deal in optimum
+    ]
+    seconds = sum(s.result.seconds for s in exact)
     print(
-        f"\n{len(optimum)} of {len(exact)} proven; total {sum(s.seconds for s in exact):.1f} s; "
+        f"\n{len(optimum)} of {len(exact)} proven; total {seconds:.1f} s; "
         f"root bound / optimum: mean {statistics.fmean(roots):.3f}, max {max(roots):.3f}\n"
     )
 
-    results = {"optima": {s.deal: s.score for s in exact}, "proven": sorted(optimum)}
+    results = {"optima": {s.deal: s.result.score for s in exact}, "proven": sorted(optimum)}
     strategies = split_strategies(args.strategies)
     print("## Strategies as a fraction of the optimum\n")
     print("| strategy | seconds | mean score / optimum | lowest | optimum found |")
@@ -88,14 +102,14 @@ def main() -> None:
         solves = bench(strategies, time_limit)
         for strategy in strategies:
             mine = [s for s in solves if s.strategy == strategy and s.deal in optimum]
-            ratios = [s.score / optimum[s.deal] for s in mine]
-            hits = sum(s.score == optimum[s.deal] for s in mine)
+            ratios = [s.result.score / optimum[s.deal] for s in mine]
+            hits = sum(s.result.score == optimum[s.deal] for s in mine)
             print(
                 f"| {strategy} | {time_limit:g} | {statistics.fmean(ratios):.4f} "
                 f"| {min(ratios):.3f} | {hits} / {len(mine)} |",
                 flush=True,
             )
-            results[f"{strategy}@{time_limit:g}"] = {s.deal: s.score for s in mine}
+            results[f"{strategy}@{time_limit:g}"] = {s.deal: s.result.score for s in mine}
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(results, indent=1) + "\n")
 

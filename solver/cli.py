@@ -7,6 +7,7 @@ an illegal game); never with a traceback.
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 from collections.abc import Callable
@@ -19,6 +20,8 @@ from rich.text import Text
 
 from . import __version__
 from .board import LETTER_SOURCES, BoardError, Layout, deal, read_bag, read_board
+from .budget import UNSET, Budget, search_budget
+from .config import DEFAULT_TIME_LIMIT
 from .inputs import MAX_RECORD_BYTES, is_file_path, read_text
 from .record import Record, RecordError
 from .render import count_of
@@ -28,6 +31,7 @@ from .squares import WIDTH, square_name
 if TYPE_CHECKING:
     from .board import Position
     from .dictionary import Dictionary
+    from .runs.settings import RunSettings
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -211,6 +215,37 @@ class Seconds(click.ParamType):
 
 
 SECONDS = Seconds()
+
+
+def budget_options(per_deal: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--time-limit`` and ``--max-states``: the search budget (of every deal, if
+    ``per_deal``). The command gets them as one ``budget`` argument, made by the rule of
+    :func:`solver.budget.search_budget`: 10 s unless a state budget is given."""
+    time_help = "Seconds per deal" if per_deal else "Seconds to search"
+    states_help = (
+        "Budget in states per deal: the same games on every machine."
+        if per_deal
+        else "Budget in states (positions expanded): the same record on every machine."
+    )
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(command)
+        def with_budget(*args: Any, time_limit: float | None, max_states: int | None, **kw: Any):
+            given = UNSET if time_limit is None else time_limit
+            return command(*args, budget=search_budget(given, max_states), **kw)
+
+        with_budget = click.option(
+            "--max-states", type=click.IntRange(min=1), default=None, help=states_help
+        )(with_budget)
+        return click.option(
+            "--time-limit",
+            type=SECONDS,
+            default=None,
+            help=f"{time_help} [default: {DEFAULT_TIME_LIMIT:g}, or none when --max-states is "
+            "given].",
+        )(with_budget)
+
+    return decorate
 
 
 class StrategyOption(click.Option):
@@ -597,18 +632,7 @@ def bound(
     show_default=True,
     help="NAME or NAME:key=value,... : {names} (README, Strategies).",
 )
-@click.option(
-    "--time-limit",
-    type=SECONDS,
-    default=None,
-    help="Seconds to search [default: 10, or none when --max-states is given].",
-)
-@click.option(
-    "--max-states",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Budget in states (positions expanded): the same record on every machine.",
-)
+@budget_options(per_deal=False)
 @max_moves_option
 @click.option(
     "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seeds the search."
@@ -635,8 +659,7 @@ def solve(
     random_seed: int | None,
     record_path: str | None,
     strategy_spec: str,
-    time_limit: float | None,
-    max_states: int | None,
+    budget: Budget,
     max_moves: int,
     seed: int,
     json_out: str | None,
@@ -654,7 +677,6 @@ def solve(
     """
     from .progress import SearchProgress
     from .search import StrategyError, parse_strategy
-    from .solution import DEFAULT_TIME_LIMIT
     from .solution import solve as solve_deal
 
     given = (board_spec is not None, random_seed is not None, record_path is not None)
@@ -674,19 +696,17 @@ def solve(
         rules = rules_from_options(options)
     _check_move_limit(rules, max_moves)
     dictionary = load_words(dict_path)
-    if time_limit is None and max_states is None:
-        time_limit = DEFAULT_TIME_LIMIT
     with SearchProgress(strategy_spec, enabled=not quiet) as progress:
         try:
             solution = solve_deal(
                 start,
                 strategy,
-                time_limit=time_limit,
+                time_limit=budget.time_limit,
                 max_moves=max_moves,
                 seed=seed,
                 dictionary=dictionary,
                 rules=rules,
-                max_states=max_states,
+                max_states=budget.max_states,
                 on_context=progress.attach,
                 bound=with_bound,
                 on_phase=progress.phase,
@@ -755,22 +775,6 @@ def words(words: tuple[str, ...], info: bool, min_word_length: int, dict_path: s
 # --- bench and distribution (issue 6) --------------------------------------------------------
 
 
-def _budget_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """``--time-limit`` and ``--max-states``: the search budget of every deal."""
-    command = click.option(
-        "--max-states",
-        type=click.IntRange(min=1),
-        default=None,
-        help="Budget in states per deal: the same games on every machine.",
-    )(command)
-    return click.option(
-        "--time-limit",
-        type=SECONDS,
-        default=None,
-        help="Seconds per deal [default: 10, or none when --max-states is given].",
-    )(command)
-
-
 def _workers_option(command: Callable[..., Any]) -> Callable[..., Any]:
     return click.option(
         "--workers",
@@ -778,14 +782,6 @@ def _workers_option(command: Callable[..., Any]) -> Callable[..., Any]:
         default=None,
         help="Local worker processes [default: one per core]; 0 solves in this process.",
     )(command)
-
-
-def _time_limit(time_limit: float | None, max_states: int | None) -> float | None:
-    """The time limit per deal: ``--time-limit`` (a finite number above 0: :data:`SECONDS`),
-    else the default unless ``--max-states``."""
-    from .solution import DEFAULT_TIME_LIMIT
-
-    return DEFAULT_TIME_LIMIT if time_limit is None and max_states is None else time_limit
 
 
 def _check_outputs(
@@ -809,6 +805,22 @@ def _check_outputs(
         output_files.check_distinct_paths(outputs, inputs)
     except output_files.OutputPathError as error:
         raise click.UsageError(str(error)) from None
+
+
+def _run_settings(
+    strategies: tuple[str, ...],
+    budget: Budget,
+    max_moves: int,
+    seed: int,
+    bound: bool,
+    dictionary: Dictionary,
+    options: dict[str, Any],
+) -> RunSettings:
+    """The settings of a bench or distribution run, from its options."""
+    from .runs.settings import RunSettings
+
+    rules = rules_from_options(options)
+    return RunSettings(strategies, budget, max_moves, seed, rules, dictionary.info(), bound)
 
 
 def _interrupted(message: str) -> click.exceptions.Exit:
@@ -842,7 +854,7 @@ def _interrupted(message: str) -> click.exceptions.Exit:
     "followed by key=value continues the strategy before it). The first is the baseline. "
     "Strategies: {names}.",
 )
-@_budget_options
+@budget_options(per_deal=True)
 @max_moves_option
 @_workers_option
 @click.option(
@@ -880,8 +892,7 @@ def bench(
     boards_dir: str | None,
     random_count: int | None,
     strategies_text: str,
-    time_limit: float | None,
-    max_states: int | None,
+    budget: Budget,
     max_moves: int,
     workers: int | None,
     seed: int,
@@ -902,66 +913,18 @@ def bench(
     Board files are searched with --seed; random deal i has seed SEED * 1000003 + i (so
     --seed 0 gives the deals of seeds 0 to N-1) and is searched with that seed.
     """
-    from .bench import (
-        BenchError,
-        BenchInterrupted,
-        BenchSettings,
-        board_files,
-        deals_from_folder,
-        random_deals,
-        report_tables,
-        repository_boards,
-        run_bench,
-        split_strategies,
-        write_csv,
-        write_json,
-    )
-    from .distribution import canonical_strategy
-    from .search import StrategyError
+    from .runs import bench_report
+    from .runs.bench import BenchError, BenchInterrupted, run_bench, strategy_list
 
     try:
-        specs = split_strategies(strategies_text)
-        if len(set(specs)) < len(specs):
-            raise BenchError(f"strategy list {strategies_text!r} names a strategy twice")
-        for spec in specs:
-            try:
-                canonical_strategy(spec)
-            except StrategyError as error:
-                raise BenchError(f"{spec!r}: {error}") from None
+        specs = strategy_list(strategies_text)
     except BenchError as error:
         raise click.BadParameter(str(error), param_hint="'--strategies'") from None
-    if boards_dir is not None and random_count is not None:
-        raise click.UsageError("give either --boards DIR or --random N, not both")
-    time_limit = _time_limit(time_limit, max_states)
-    inputs: list[tuple[str, str | Path | None]] = [("--dict", dict_path)]
-    if random_count is not None:
-        deals = random_deals(random_count, seed)
-    else:
-        folder = Path(boards_dir) if boards_dir is not None else repository_boards()
-        if boards_dir is None and not folder.is_dir():
-            raise click.UsageError(
-                "the default deals, the repository's benchmarks/boards, are not here "
-                "(letterchess is installed outside the repository): pass --boards DIR or "
-                "--random N"
-            )
-        try:
-            deals = deals_from_folder(folder)
-        except BenchError as error:
-            raise click.BadParameter(str(error), param_hint="'--boards'") from None
-        inputs += [("--boards", path) for path in board_files(folder)]
+    deals, board_paths = _bench_deals(boards_dir, random_count, seed)
     outputs = [("--json", json_out), ("--csv", csv_out)]
-    _check_outputs(outputs, inputs)
-    dictionary = load_words(dict_path)
-    settings = BenchSettings(
-        strategies=tuple(specs),
-        time_limit=time_limit,
-        max_states=max_states,
-        max_moves=max_moves,
-        seed=seed,
-        rules=rules_from_options(options),
-        dictionary=dictionary.info(),
-        bound=bound,
-    )
+    _check_outputs(outputs, [("--dict", dict_path), *(("--boards", p) for p in board_paths)])
+    words = load_words(dict_path)
+    settings = _run_settings(tuple(specs), budget, max_moves, seed, bound, words, options)
     try:
         report = run_bench(
             deals, settings, dict_path=dict_path, workers=workers, progress=not quiet
@@ -970,38 +933,61 @@ def bench(
         if interrupted.report is None:
             raise _interrupted("no deal was finished by every strategy: no report") from None
         report = interrupted.report
-    budget = []
-    if settings.time_limit is not None:
-        budget.append(f"{settings.time_limit:g} s")
-    if settings.max_states is not None:
-        budget.append(f"{settings.max_states:,} states")
     console = _console()
     if not console.is_terminal:
         # Not a terminal (a pipe, a file): rich would squeeze the tables into 80 columns.
         console = Console(highlight=False, soft_wrap=True, width=160)
-    console.print(
-        f"{count_of(len(report.deals), 'deal')} x {len(specs)} "
-        f"strateg{'ies' if len(specs) != 1 else 'y'}, K={max_moves}, "
-        f"{' and '.join(budget)} per solve, {settings.rules.describe()} rules, "
-        f"{dictionary.name}, seed {seed}"
-    )
-    for table in report_tables(report):
+    console.print(bench_report.header(report))
+    for table in bench_report.report_tables(report):
         console.print()
         console.print(table)
-    for path, write in ((json_out, write_json), (csv_out, write_csv)):
+    for path, write in ((json_out, bench_report.write_json), (csv_out, bench_report.write_csv)):
         if path is not None:
-            try:
-                write(report, path)
-            except OSError as error:
-                raise click.ClickException(
-                    f"{path}: cannot write ({error.strerror or error})"
-                ) from None
+            _write_output(path, "cannot write", functools.partial(write, report, path))
             click.echo(f"Report written to {path}")
     if report.interrupted:
         raise _interrupted(
             f"the report covers the {len(report.deals):,} of {count_of(report.planned, 'deal')} "
             "that every strategy finished"
         )
+
+
+def _bench_deals(
+    boards_dir: str | None, random_count: int | None, seed: int
+) -> tuple[list[Any], list[Path]]:
+    """The deals of ``bench`` (``--boards DIR``, ``--random N`` or the repository's boards)
+    and the board files they were read from."""
+    from .runs.deals import (
+        DealsError,
+        board_files,
+        deals_from_folder,
+        random_deals,
+        repository_boards,
+    )
+
+    if boards_dir is not None and random_count is not None:
+        raise click.UsageError("give either --boards DIR or --random N, not both")
+    if random_count is not None:
+        return random_deals(random_count, seed), []
+    folder = Path(boards_dir) if boards_dir is not None else repository_boards()
+    if boards_dir is None and not folder.is_dir():
+        raise click.UsageError(
+            "the default deals, the repository's benchmarks/boards, are not here "
+            "(letterchess is installed outside the repository): pass --boards DIR or "
+            "--random N"
+        )
+    try:
+        return deals_from_folder(folder), board_files(folder)
+    except DealsError as error:
+        raise click.BadParameter(str(error), param_hint="'--boards'") from None
+
+
+def _write_output(path: str, failure: str, write: Callable[[], None]) -> None:
+    """Write an output file at the end of a command: an error (exit 1) names the file."""
+    try:
+        write()
+    except OSError as error:
+        raise click.ClickException(f"{path}: {failure} ({error.strerror or error})") from None
 
 
 @cli.command()
@@ -1020,7 +1006,7 @@ def bench(
     cls=StrategyOption,
     help="NAME or NAME:key=value,... : {names} (as for `letterchess solve`).",
 )
-@_budget_options
+@budget_options(per_deal=True)
 @max_moves_option
 @click.option(
     "--seed",
@@ -1060,8 +1046,7 @@ def bench(
 def distribution(
     count: int,
     strategy_spec: str,
-    time_limit: float | None,
-    max_states: int | None,
+    budget: Budget,
     max_moves: int,
     seed: int,
     workers: int | None,
@@ -1097,18 +1082,12 @@ def distribution(
     cut short by a killed run is removed and redone. Any other bad line, and settings that
     differ from the file's, are an error naming the line; the file is left as it is.
     """
-    from .distribution import (
-        DistributionError,
-        ResultsFileError,
-        Settings,
-        SettingsConflict,
-        canonical_strategy,
-        deal_seed,
-        plot_histogram,
-        run_distribution,
-        summarise,
-        summary_lines,
-    )
+    from .runs.distribution import run_distribution, summary_lines
+    from .runs.executors import RunError
+    from .runs.plot import plot_histogram
+    from .runs.results_file import ResultsFileError, SettingsConflict
+    from .runs.settings import canonical_strategy
+    from .runs.statistics import summarise
     from .search import StrategyError
 
     try:
@@ -1117,19 +1096,9 @@ def distribution(
         raise click.BadParameter(str(error), param_hint="'--strategy'") from None
     if scheduler is not None and workers is not None:
         raise click.UsageError("--workers is for local runs: with --scheduler, the cluster's run")
-    time_limit = _time_limit(time_limit, max_states)
     _check_outputs([("--out", out), ("--plot", plot)], [("--dict", dict_path)])
-    dictionary = load_words(dict_path)
-    settings = Settings(
-        strategy=strategy,
-        time_limit=time_limit,
-        max_states=max_states,
-        max_moves=max_moves,
-        seed=seed,
-        rules=rules_from_options(options),
-        dictionary=dictionary.info(),
-        bound=bound,
-    )
+    words = load_words(dict_path)
+    settings = _run_settings((strategy,), budget, max_moves, seed, bound, words, options)
     try:
         run = run_distribution(
             out,
@@ -1141,7 +1110,7 @@ def distribution(
             progress=not quiet,
             notify=lambda message: click.echo(message, err=True),
         )
-    except (ResultsFileError, SettingsConflict, DistributionError) as error:
+    except (ResultsFileError, SettingsConflict, RunError) as error:
         # What the results file holds, or what became of the run: not the command's usage.
         raise click.ClickException(str(error)) from None
     except KeyboardInterrupt:
@@ -1149,30 +1118,12 @@ def distribution(
             f"the deals solved so far are in {out}; run the same command again to solve the rest"
         ) from None
     summary = summarise(run.results, seed)
-    first, last = deal_seed(seed, 0), deal_seed(seed, count - 1)
-    seeds = f"seed {first}" if count == 1 else f"seeds {first} to {last}"
-    click.echo(
-        f"{count_of(count, 'deal')} ({seeds}): {settings.describe()}; "
-        f"{run.solved:,} solved now, {run.resumed:,} from {out}"
-    )
-    if run.beyond:
-        click.echo(
-            f"({count_of(run.beyond, 'more deal')} in {out}, beyond --n {count}, "
-            f"{'is' if run.beyond == 1 else 'are'} not counted)"
-        )
-    for line in summary_lines(summary):
+    for line in [*run.header(), *summary_lines(summary)]:
         click.echo(line)
     if plot is not None:
-        title = (
-            f"Letter Chess: {settings.describe()}\n{count_of(count, 'deal')} (seed {seed}), "
-            f"{100 * summary.clear_rate:.1f} % cleared"
-        )
-        try:
-            plot_histogram([r.score for r in run.results], summary, title, plot)
-        except OSError as error:
-            raise click.ClickException(
-                f"{plot}: cannot write the plot ({error.strerror or error})"
-            ) from None
+        scores = [result.score for result in run.results]
+        draw = functools.partial(plot_histogram, scores, summary, run.plot_title(summary), plot)
+        _write_output(plot, "cannot write the plot", draw)
         click.echo(f"Histogram written to {plot}")
 
 

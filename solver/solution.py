@@ -5,7 +5,6 @@ This is the main job of the project (``letterchess solve`` and :func:`solve`).
 
 from __future__ import annotations
 
-import math
 import os
 import signal
 import threading
@@ -15,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .board import Layout, Position, read_board
+from .budget import UNSET, TimeLimit, search_budget
+from .config import DEFAULT_MAX_MOVES
 from .dictionary import Dictionary
 from .formable import formable_words
 from .movegen import witness
@@ -24,9 +25,6 @@ from .rules import Result, Rules, tally
 from .search import parse_strategy
 from .search.base import Game, Line, SearchContext, SearchOutcome, Strategy
 from .search.bound import board_bound, start_bound, upper_bound
-
-DEFAULT_TIME_LIMIT = 10.0
-DEFAULT_MAX_MOVES = 2
 
 
 @dataclass
@@ -81,21 +79,26 @@ class _CtrlC:
 def run_search(
     game: Game,
     strategy: Strategy,
-    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    time_limit: TimeLimit = UNSET,
     max_states: int | None = None,
     seed: int = 0,
     on_improve: Callable[[SearchContext], None] | None = None,
     on_context: Callable[[SearchContext], None] | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> SearchOutcome:
     """Run ``strategy`` on ``game`` until it finishes or the budget is spent.
 
+    :param time_limit: ``max_states``: the budget (:func:`solver.budget.search_budget`).
     :param on_improve: called with the context each time a better game is found.
     :param on_context: called once with the context before the search starts (for progress
         displays that read it).
+    :param clock: the seconds the time limit is counted in (tests give a fake one).
+    :raises ValueError: for a budget no search can keep.
     """
-    if time_limit is None and max_states is None:
-        raise ValueError("a search needs a time limit, a state budget or both")
-    context = SearchContext(game, time_limit, max_states, seed, on_improve)
+    budget = search_budget(time_limit, max_states)
+    context = SearchContext(
+        game, budget.time_limit, budget.max_states, seed, on_improve, clock=clock
+    )
     context.report = strategy.new_report()
     if on_context is not None:
         on_context(context)
@@ -183,7 +186,7 @@ def continuation(record: Record, dictionary: Dictionary) -> Line:
 def solve(
     board: Layout | str | Record,
     strategy: str | Strategy = "auto",
-    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    time_limit: TimeLimit = UNSET,
     max_moves: int = DEFAULT_MAX_MOVES,
     seed: int = 0,
     dictionary: Dictionary | str | os.PathLike[str] | None = None,
@@ -201,12 +204,15 @@ def solve(
         written keeps the turns played so far.
     :param strategy: a name such as ``"beam"`` or ``"beam:width=200"``, or a strategy.
     :param time_limit: seconds of search; ``None`` for no time limit (then give
-        ``max_states``). Preparing the kernels before and the bound after take their own time.
+        ``max_states``); not given: 10 s, or none when ``max_states`` is given (the rule of
+        :mod:`solver.budget`). Preparing the kernels before and the bound after take their
+        own time.
     :param max_moves: the move limit K of the plays considered (RULES.md section 10).
     :param seed: seeds the strategy's random choices.
     :param dictionary: a dictionary, the path of a word list, or ``None`` for the default.
     :param rules: the rules (default: the standard rules, or the record's).
-    :param max_states: a budget in states; with it the result is the same on every machine.
+    :param max_states: a budget in states; with it (and no time limit) the result is the same
+        on every machine.
     :param bound: also compute the upper bound of the deal (after the search, outside its
         budget) and write it and the gap into the record's ``search``.
     :param on_phase: called with ``"preparing kernels"``, ``"searching"`` and ``"computing
@@ -214,7 +220,8 @@ def solve(
     :returns: a :class:`Solution` whose ``record`` is the game and ``score`` its total.
     :raises ValueError: for a bad argument (a :class:`TypeError` for one of the wrong type).
     """
-    _check_budget(time_limit, max_states, max_moves, seed)
+    budget = search_budget(time_limit, max_states)
+    _check_limits(max_moves, seed)
     dictionary = _dictionary_of(dictionary)
     if isinstance(board, Record):
         layout, kept_turns = board.board, board.turns
@@ -239,15 +246,17 @@ def solve(
     prepare_kernels(game)
     prepare_seconds = time.perf_counter() - prepared
     phase("searching")
-    outcome = run_search(game, strategy, time_limit, max_states, seed, on_improve, on_context)
+    outcome = run_search(
+        game, strategy, budget.time_limit, budget.max_states, seed, on_improve, on_context
+    )
     search_info = {
         **strategy.describe(),
         "seconds": round(outcome.seconds, 3),
         "states": outcome.states,
         "max_moves": max_moves,
         "seed": seed,
-        "time_limit": time_limit,
-        "max_states": max_states,
+        "time_limit": budget.time_limit,
+        "max_states": budget.max_states,
         "stopped": outcome.stop_reason,
         **outcome.report.to_dict(),
         "prepare_seconds": round(prepare_seconds, 3),
@@ -290,26 +299,14 @@ def _bound(game: Game, outcome: SearchOutcome, search_info: dict[str, Any]) -> i
     return upper
 
 
-def _check_budget(
-    time_limit: float | None, max_states: int | None, max_moves: int, seed: int
-) -> None:
-    """Refuse budgets and limits no search can run with, naming the argument."""
-    if time_limit is not None:
-        if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
-            raise TypeError(f"time_limit must be a number of seconds, not {time_limit!r}")
-        if not math.isfinite(time_limit) or time_limit <= 0:
-            raise ValueError(f"time_limit must be a finite number of seconds > 0, not {time_limit}")
-    for name, value, lowest in (("max_states", max_states, 1), ("max_moves", max_moves, 0)):
-        if value is None and name == "max_states":
-            continue
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{name} must be a whole number, not {value!r}")
-        if value < lowest:
-            raise ValueError(f"{name} must be >= {lowest}, not {value}")
+def _check_limits(max_moves: int, seed: int) -> None:
+    """Refuse a move limit or a seed no search can run with, naming the argument."""
+    if isinstance(max_moves, bool) or not isinstance(max_moves, int):
+        raise TypeError(f"max_moves must be a whole number, not {max_moves!r}")
+    if max_moves < 0:
+        raise ValueError(f"max_moves must be >= 0, not {max_moves}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a whole number >= 0, not {seed!r}")
-    if time_limit is None and max_states is None:
-        raise ValueError("a search needs a time limit, a state budget or both")
 
 
 def _dictionary_of(dictionary: Dictionary | str | os.PathLike[str] | None) -> Dictionary:

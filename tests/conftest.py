@@ -1,9 +1,24 @@
-"""Shared fixtures: the example board of DESIGN.md and a small word list."""
+"""Shared fixtures and helpers: the example board, a small word list, the default dictionary
+(loaded once per session), the command line, and a clock for searches that counts work
+instead of seconds. The plain implementations the kernels are checked against are in
+``naive.py``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner, Result
 
 from solver.board import Layout
+from solver.cli import cli
+from solver.dictionary import Dictionary
+from solver.search import STRATEGIES
+from solver.search.base import SearchContext, Strategy, StrategyParams
 
+#: The board at the top of the README: a standard deal of 48 tiles, rows 9 down to 1, with the
+#: middle row empty and tiles on b, d and f beside it. ``data/example-game.json`` plays it.
 EXAMPLE_BOARD = "LIVNODI/IEQFSEW/NRTUKIO/.E.J.L./......./.U.O.H./TPTURDL/OCIWEGA/EEERIHN"
 
 #: Enough words for the hand-made games in the tests (the real default list is tested apart).
@@ -12,14 +27,94 @@ TEST_WORDS = [
     "ewe", "gel", "leg", "tee", "cat", "murals", "ore", "roe", "ode", "due", "rod", "hoe",
 ]  # fmt: skip
 
+#: Files the tests read, found from here whatever the working directory.
+DATA = Path(__file__).resolve().parent / "data"
+EXAMPLE_GAME = DATA / "example-game.json"
+REPOSITORY = Path(__file__).resolve().parent.parent
+
 
 @pytest.fixture
-def example_layout():
+def example_layout() -> Layout:
     return Layout.from_line(EXAMPLE_BOARD)
 
 
-@pytest.fixture
-def words():
-    from solver.dictionary import Dictionary
-
+@pytest.fixture(scope="session")
+def words() -> Dictionary:
+    """A dictionary of :data:`TEST_WORDS`."""
     return Dictionary.from_words(TEST_WORDS, name="test-words")
+
+
+@pytest.fixture(scope="session")
+def scowl() -> Dictionary:
+    """The default dictionary (SCOWL-70), loaded once for the whole session."""
+    return Dictionary.default()
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+def run(runner: CliRunner, *args: object) -> Result:
+    """``letterchess ARGS...`` through click's runner; exceptions other than click's own
+    propagate (a traceback is a failure of the test, not an output to look at)."""
+    return runner.invoke(cli, [str(arg) for arg in args], catch_exceptions=False)
+
+
+def assert_one_line_error(result: Result, code: int, text: str) -> None:
+    """The command failed with exit ``code`` and one ``Error:`` line holding ``text``, and no
+    traceback."""
+    assert result.exit_code == code, result.output
+    assert text in result.output, result.output
+    error_lines = [line for line in result.output.splitlines() if line.startswith("Error")]
+    assert len(error_lines) == 1, result.output
+    assert "Traceback" not in result.output
+
+
+class WorkClock:
+    """A fake clock for :class:`SearchContext` (``clock=``) that counts work, not seconds: it
+    reads ``seconds_per_state`` times the states the search has expanded. A time limit then
+    stops a search after a fixed number of states, the same on every machine and under any
+    load, so a test can check that a strategy heeds its time limit without timing it.
+
+    Pass :meth:`attach` as ``on_context`` to :func:`solver.solution.run_search`.
+    """
+
+    def __init__(self, seconds_per_state: float = 0.001) -> None:
+        self.seconds_per_state = seconds_per_state
+        self.context: SearchContext | None = None
+
+    def attach(self, context: SearchContext) -> None:
+        self.context = context
+
+    def __call__(self) -> float:
+        return 0.0 if self.context is None else self.context.states * self.seconds_per_state
+
+
+@dataclass
+class RankParams(StrategyParams):
+    rank: int = 2
+
+
+class RankStrategy(Strategy):
+    """``test-rank``: each turn the rank-th best tally (the last one when there are fewer
+    plays), a second strategy besides ``greedy`` whose games differ from greedy's."""
+
+    name = "test-rank"
+    Params = RankParams
+
+    def run(self, context: SearchContext) -> None:
+        line = context.start_line()
+        while True:
+            plays = context.plays(line)
+            if len(plays) == 0:
+                break
+            i = min(self.params.rank, len(plays)) - 1
+            line = line.then(int(plays.word_ids[i]), int(plays.tiles[i]), int(plays.scores[i]))
+        context.offer(line)
+
+
+@pytest.fixture
+def rank_strategy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``test-rank`` registered in this process (so runs solve it with ``--workers 0``)."""
+    monkeypatch.setitem(STRATEGIES, RankStrategy.name, RankStrategy)

@@ -2,9 +2,9 @@
 files and the errors: output paths checked before the work, a report that cannot be written
 keeping the old one, and Ctrl-C keeping the deals every strategy finished.
 
-Only ``greedy`` is sure to be registered, so a second strategy is made here: ``test-rank``
-plays the rank-th best tally each turn (registered in this process, so the CLI runs it with
-``--workers 0``, in process).
+Only ``greedy`` is sure to be registered, so a second strategy is made in conftest.py:
+``test-rank`` plays the rank-th best tally each turn (registered in this process, so the CLI
+runs it with ``--workers 0``, in process).
 """
 
 from __future__ import annotations
@@ -13,56 +13,20 @@ import csv
 import json
 import re
 import statistics
-from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
-from solver.bench import BenchError, BenchSettings, split_strategies
 from solver.board import deal
 from solver.cli import cli
-from solver.distribution import bootstrap_mean_ci, canonical_strategy, deal_seed
-from solver.search import STRATEGIES
-from solver.search.base import SearchContext, Strategy, StrategyParams
+from solver.runs.bench import BenchError, split_strategies
+from solver.runs.deals import deal_seed
+from solver.runs.settings import canonical_strategy
+from solver.runs.statistics import bootstrap_mean_ci
 from solver.solution import solve
 
-
-@dataclass
-class RankParams(StrategyParams):
-    rank: int = 2
-
-
-class RankStrategy(Strategy):
-    """Each turn the rank-th best tally (the last one when there are fewer plays)."""
-
-    name = "test-rank"
-    Params = RankParams
-
-    def run(self, context: SearchContext) -> None:
-        line = context.start_line()
-        while True:
-            plays = context.plays(line)
-            if len(plays) == 0:
-                break
-            i = min(self.params.rank, len(plays)) - 1
-            line = line.then(int(plays.word_ids[i]), int(plays.tiles[i]), int(plays.scores[i]))
-        context.offer(line)
-
-
-@pytest.fixture
-def rank_strategy(monkeypatch):
-    monkeypatch.setitem(STRATEGIES, RankStrategy.name, RankStrategy)
-
-
-@pytest.fixture
-def runner():
-    return CliRunner()
-
-
-def invoke(runner, *args):
-    return runner.invoke(cli, [str(arg) for arg in args], catch_exceptions=False)
+from .conftest import REPOSITORY
+from .conftest import run as invoke
 
 
 @pytest.mark.parametrize(
@@ -113,7 +77,7 @@ def test_bench_on_random_deals(runner, rank_strategy, tmp_path):
     result = invoke(
         runner,
         "bench", "--random", 3, "--strategies", ",".join(specs), "--max-states", 100,
-        "--workers", 0, "--seed", 7, "--json", json_out, "--csv", csv_out, "--quiet",
+        "--workers", 0, "--seed", 7, "--json", json_out, "--csv", csv_out, "--quiet", "--no-bound",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     out = result.stdout
@@ -129,7 +93,7 @@ def test_bench_on_random_deals(runner, rank_strategy, tmp_path):
     ]
     # A random deal is searched with its own seed; the scores are those of solve().
     for s in solves[:3]:
-        expected = solve(deal(s["deal_seed"]), "greedy", time_limit=None, max_states=100)
+        expected = solve(deal(s["deal_seed"]), "greedy", max_states=100, bound=False)
         assert s["score"] == expected.score == s["record"]["result"]["score"]
 
     scores = {spec: [s["score"] for s in solves if s["strategy"] == spec] for spec in specs}
@@ -189,9 +153,27 @@ def test_bench_on_random_deals(runner, rank_strategy, tmp_path):
         "deal", "deal_seed", "strategy", "score", "bound", "cleared", "rounds", "seconds",
         "states", "stopped",
     }  # fmt: skip
-    assert all(int(row["bound"]) >= int(row["score"]) for row in rows)
+    assert all(row["bound"] == "" for row in rows)  # --no-bound
+    assert all(stats["mean_bound"] is None for stats in report["stats"])
 
 
+def test_bench_bounds_every_deal_and_reports_the_gap(runner, rank_strategy, tmp_path):
+    csv_out = tmp_path / "bench.csv"
+    result = invoke(
+        runner, "bench", "--random", 1, "--strategies", "greedy,test-rank", "--max-states", 50,
+        "--workers", 0, "--quiet", "--csv", csv_out,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    with csv_out.open() as handle:
+        rows = list(csv.DictReader(handle))
+    bound = solve(deal(0), "greedy", max_states=50).bound
+    assert [int(row["bound"]) for row in rows] == [bound, bound]
+    for row in rows:
+        cells = table_row(result.stdout, row["strategy"])
+        assert cells[-2:] == [f"{bound:,.1f}", f"{int(row['score']) / bound:.3f}"]
+
+
+@pytest.mark.slow  # local worker processes: test_distribution_file_statistics_and_plot
 def test_bench_in_a_process_pool_matches_in_process(runner, tmp_path):
     scores = {}
     for workers in (0, 2):
@@ -211,7 +193,7 @@ def test_bench_default_boards(runner, tmp_path):
     out = tmp_path / "bench.json"
     result = invoke(
         runner, "bench", "--strategies", "greedy", "--max-moves", 1, "--max-states", 20,
-        "--workers", 0, "--json", out, "--quiet",
+        "--workers", 0, "--json", out, "--quiet", "--no-bound",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("20 deals x 1 strategy, K=1")
@@ -222,7 +204,7 @@ def test_bench_default_boards(runner, tmp_path):
 
 
 def test_bench_without_the_repository_boards(runner, tmp_path, monkeypatch):
-    monkeypatch.setattr("solver.bench.repository_boards", lambda: tmp_path / "missing")
+    monkeypatch.setattr("solver.runs.deals.repository_boards", lambda: tmp_path / "missing")
     result = invoke(runner, "bench", "--strategies", "greedy")
     assert result.exit_code == 2
     assert "pass --boards DIR or --random N" in result.output
@@ -270,7 +252,7 @@ def no_solving(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("the bench started solving")
 
-    monkeypatch.setattr("solver.bench.solve_all", refuse)
+    monkeypatch.setattr("solver.runs.bench.solve_all", refuse)
 
 
 def test_the_help_example_of_strategies_is_accepted(runner, no_solving):
@@ -283,7 +265,7 @@ def test_the_help_example_of_strategies_is_accepted(runner, no_solving):
 
 
 def test_the_readme_strategy_lists_are_valid():
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    readme = (REPOSITORY / "README.md").read_text()
     lists = re.findall(r"bench .*--strategies (\S+)", readme)
     lists += re.findall(r"`(greedy,[^`\s]+)`", readme)
     assert len(lists) >= 2
@@ -345,7 +327,7 @@ def test_a_report_that_cannot_be_written_keeps_the_old_one(runner, tmp_path, mon
 
 def interrupt_after(monkeypatch, solves: int) -> None:
     """Ctrl-C after ``solves`` results have come in (as the real one, from solve_all)."""
-    import solver.bench as module
+    import solver.runs.bench as module
 
     real = module.solve_all
 
@@ -381,7 +363,7 @@ def test_ctrl_c_keeps_the_deals_every_strategy_finished(
         ("greedy", 0), ("greedy", 1), ("test-rank", 0), ("test-rank", 1),
     ]  # fmt: skip
     for s in report["solves"][:2]:
-        expected = solve(deal(s["deal_seed"]), "greedy", time_limit=None, max_states=50)
+        expected = solve(deal(s["deal_seed"]), "greedy", max_states=50, bound=False)
         assert s["score"] == expected.score
     with csv_out.open() as handle:
         assert len(list(csv.DictReader(handle))) == 4
@@ -408,8 +390,3 @@ def test_one_deal_one_strategy(runner):
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("1 deal x 1 strategy, K=2")
     assert "Scores on 1 deal\n" in result.stdout
-
-
-def test_bench_settings_refuse_a_budget_no_search_can_keep():
-    with pytest.raises(ValueError, match="positive number of seconds, not nan"):
-        BenchSettings(("greedy",), float("nan"), None, 2, 0)

@@ -5,11 +5,10 @@ import os
 import signal
 
 import pytest
-from click.testing import CliRunner
 
 from solver.board import Layout, Position, deal
-from solver.cli import cli
-from solver.dictionary import Dictionary
+from solver.budget import UNSET, Budget, search_budget
+from solver.config import DEFAULT_TIME_LIMIT
 from solver.movegen import generate_plays
 from solver.referee import check_record
 from solver.rules import Result, Rules
@@ -18,12 +17,10 @@ from solver.search.base import Game, Line, SearchContext, Strategy
 from solver.search.greedy import GreedyStrategy
 from solver.solution import run_search, solve
 
+from .conftest import WorkClock, run
+from .naive import apply_turn
+
 SMALL = "......./......./......./......./..CAT../......./......./......./......."
-
-
-@pytest.fixture(scope="module")
-def scowl():
-    return Dictionary.default()
 
 
 def test_all_plays_match_generate_plays(scowl):
@@ -72,8 +69,8 @@ def test_final_score_matches_result(scowl):
     )
 
 
-def test_budget_in_states():
-    game = Game(deal(5), Dictionary.default(), Rules(), 1)
+def test_budget_in_states(scowl):
+    game = Game(deal(5), scowl, Rules(), 1)
     context = SearchContext(game, None, 3, 0)
     line = context.start_line()
     for _ in range(3):
@@ -95,7 +92,7 @@ def test_greedy_plays_the_best_tally_and_passes_the_referee(scowl, seed):
             record.board, position.remaining_mask, scowl, Rules(), 2, position.played
         )
         assert turn.score == best[0].score
-        position = position.after(turn.word, sum(1 << sq for sq in _origins(position, turn)))
+        position = apply_turn(position, turn)
     assert (
         generate_plays(record.board, position.remaining_mask, scowl, Rules(), 2, position.played)
         == []
@@ -103,15 +100,8 @@ def test_greedy_plays_the_best_tally_and_passes_the_referee(scowl, seed):
     assert record.search["strategy"] == "greedy" and record.search["max_moves"] == 2
 
 
-def _origins(position, turn):
-    from solver.render import tiles_after_moves
-
-    tile_at = tiles_after_moves(position, turn)
-    return [tile_at[sq] for sq in turn.path]
-
-
 def test_solve_a_custom_layout_to_a_clear(scowl):
-    solution = solve(Layout.from_line(SMALL), "greedy", time_limit=5)
+    solution = solve(Layout.from_line(SMALL), "greedy", max_states=100)
     assert check_record(solution.record, scowl).ok
     assert solution.record.result.cleared
     assert solution.score == solution.record.result.word_points + solution.record.result.bonus
@@ -143,8 +133,11 @@ def test_a_strategy_that_offers_nothing_still_gets_a_game(scowl):
 
 def test_ctrl_c_stops_the_search_and_keeps_a_game(scowl):
     game = Game(deal(6), scowl, Rules(), 1)
-    outcome = run_search(game, _Interrupts(), time_limit=30)
-    assert outcome.stop_reason == "interrupted" and outcome.seconds < 10
+    clock = WorkClock(seconds_per_state=0.001)  # the time limit is 30,000 states away
+    outcome = run_search(game, _Interrupts(), time_limit=30, on_context=clock.attach, clock=clock)
+    assert outcome.stop_reason == "interrupted"
+    # Stopped at once: no state but the greedy completion of the empty line (a turn each).
+    assert outcome.states <= outcome.line.rounds + 1
     assert outcome.line.rounds > 0
     # The handler is restored afterwards.
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
@@ -166,31 +159,46 @@ def test_run_search_needs_a_budget(scowl):
         run_search(Game(deal(1), scowl, Rules(), 1), GreedyStrategy(), None, None)
 
 
-def test_cli_solve(tmp_path):
-    runner = CliRunner()
+def test_the_budget_rule():
+    # A time limit not given is the default, unless a state budget is given.
+    assert search_budget() == Budget(DEFAULT_TIME_LIMIT, None)
+    assert search_budget(UNSET, 500) == Budget(None, 500)
+    assert search_budget(2.5) == Budget(2.5, None)
+    assert search_budget(2.5, 500) == Budget(2.5, 500)
+    assert search_budget(None, 500) == Budget(None, 500)
+    assert Budget(2.5, 1000).parts() == ["2.5 s", "1,000 states"]
+    with pytest.raises(ValueError, match="needs a time limit, a state budget or both"):
+        search_budget(None)
+
+
+def test_solve_follows_the_budget_rule(scowl):
+    # The Python API and the command line apply the same rule.
+    alone = solve(deal(2), "greedy", max_states=50, dictionary=scowl, bound=False)
+    assert (alone.record.search["time_limit"], alone.record.search["max_states"]) == (None, 50)
+    default = solve(deal(2), "greedy", dictionary=scowl, bound=False)
+    assert (default.record.search["time_limit"], default.record.search["max_states"]) == (
+        DEFAULT_TIME_LIMIT,
+        None,
+    )
+    both = solve(deal(2), "greedy", time_limit=5.0, max_states=50, dictionary=scowl, bound=False)
+    assert (both.record.search["time_limit"], both.record.search["max_states"]) == (5.0, 50)
+
+
+def test_cli_solve(runner, tmp_path):
     out = tmp_path / "game.json"
-    result = runner.invoke(
-        cli,
-        [
-            "solve",
-            "--random",
-            "1",
-            "--strategy",
-            "greedy",
-            "--max-states",
-            "500",
-            "--json",
-            str(out),
-        ],
+    result = run(
+        runner, "solve", "--random", 1, "--strategy", "greedy", "--max-states", 500, "--json", out
     )
     assert result.exit_code == 0, result.output
     assert "Turn 1:" in result.output and "Result" in result.output
     assert "Search: greedy, K=2" in result.output and f"Record written to {out}" in result.output
     record = json.loads(out.read_text())
-    assert record["board"] == deal(1).to_line() and record["search"]["max_states"] == 500
-    check = runner.invoke(cli, ["check", str(out)])
+    assert record["board"] == deal(1).to_line()
+    # --max-states alone: no time limit (the rule of solver.budget).
+    assert (record["search"]["max_states"], record["search"]["time_limit"]) == (500, None)
+    check = run(runner, "check", out)
     assert check.exit_code == 0 and "legal game" in check.output
-    board = runner.invoke(cli, ["solve", SMALL, "--strategy", "greedy", "--quiet"])
+    board = run(runner, "solve", SMALL, "--strategy", "greedy", "--quiet", "--no-bound")
     assert board.exit_code == 0 and "bonus" in board.output
 
 
@@ -204,18 +212,18 @@ def test_cli_solve(tmp_path):
         (["solve", "--random", "1", "--max-moves", "-2"], "--max-moves"),
     ],
 )
-def test_cli_solve_usage_errors(args, message):
-    result = CliRunner().invoke(cli, args)
+def test_cli_solve_usage_errors(runner, args, message):
+    result = run(runner, *args)
     assert result.exit_code == 2 and message in result.output
 
 
-def test_package_level_solve_api():
+def test_package_level_solve_api(scowl):
     import solver
 
-    solution = solver.solve(deal(7).to_line(), strategy="greedy", time_limit=5.0)
+    solution = solver.solve(deal(7).to_line(), strategy="greedy", max_states=100, bound=False)
     assert isinstance(solution, solver.Solution)
-    assert solution.score == solution.record.result.score
-    assert check_record(solution.record, Dictionary.default()).ok
+    assert solution.record.board == deal(7)
+    assert check_record(solution.record, scowl).ok
 
 
 def test_auto_chooses_from_the_table():
@@ -230,18 +238,14 @@ def test_auto_chooses_from_the_table():
     assert solution.record.search["chosen"] == choose(None, 300)
 
 
-def test_the_registry_holds_every_strategy_and_the_help_lists_it():
-    from click.testing import CliRunner
-
-    from solver.cli import cli
+def test_the_registry_holds_every_strategy_and_the_help_lists_it(runner):
     from solver.search import STRATEGIES, register
-    from solver.search.base import Strategy
 
     assert list(STRATEGIES) == ["greedy", "beam", "dfs", "exact", "nrpa", "nmcs", "auto"]
     for name, cls in STRATEGIES.items():
         assert cls.name == name and cls.summary
         assert isinstance(cls().new_report(), cls.Report)
-    help_text = " ".join(CliRunner().invoke(cli, ["solve", "-h"]).output.split())
+    help_text = " ".join(run(runner, "solve", "-h").output.split())
     assert ", ".join(STRATEGIES) in help_text
 
     class Impostor(Strategy):

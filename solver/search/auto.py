@@ -3,18 +3,18 @@
 The choice is a table read off ``benchmarks/README.md`` (issue 5, the strategy comparison on the
 20 benchmark deals, K = 2): :data:`CHOICES` maps the largest budget (in seconds) for which each
 strategy won to its spec. A state budget is turned into seconds at a conservative
-:data:`STATES_PER_SECOND`, so that the same budget always makes the same choice on every machine.
+:data:`solver.config.STATES_PER_SECOND`, so that the same budget always makes the same choice on
+every machine.
 """
 
 from __future__ import annotations
 
+from ..config import STATES_PER_SECOND
 from .base import SearchContext, SearchReport, Strategy, StrategyParams
 from .registry import parse_strategy, register
 
 #: ``(up to this many seconds, strategy spec)``, in increasing order; the last one has no limit.
 CHOICES: tuple[tuple[float, str], ...] = ((float("inf"), "beam"),)
-#: Used to compare a state budget with the table (our machine runs 1,500-3,000 states/s).
-STATES_PER_SECOND = 2000.0
 
 
 def choose(time_limit: float | None, max_states: int | None) -> str:

@@ -25,12 +25,10 @@ from typing import Any, ClassVar, Generic, TypeVar, cast
 import numpy as np
 
 from ..board import Layout
+from ..config import PLAY_CACHE_ROWS
 from ..dictionary import Dictionary
 from ..movegen import raw_plays
 from ..rules import Rules, clear_bonus, is_vowel
-
-#: Rows of plays (word, tiles, score) kept in the play cache of one game, across all positions.
-PLAY_CACHE_ROWS = 4_000_000
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..config import ENTRIES_PER_MASK, PROFILE_CACHE_CELLS
 from ..movegen import layout_codes
 from ..rules import CLEAR_BONUS_PER_ROUND, clear_bonus, is_vowel
 from .base import Line, SearchContext, SearchReport, Strategy, StrategyParams, param
@@ -67,10 +68,6 @@ from .bound import VOWEL_CODES, BoundTables, Profile
 from .registry import register
 
 ORDERS = ("tally", "bound")
-#: Entries kept per mask in the transposition table (one per played-words set and rounds).
-ENTRIES_PER_MASK = 8
-#: Profiles of the bound kept for nodes visited again, counted in table cells (8 bytes each).
-PROFILE_CACHE_CELLS = 4_000_000
 
 
 @dataclass

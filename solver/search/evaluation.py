@@ -80,18 +80,7 @@ class EvalWeights:
 
 def popcount(values: np.ndarray) -> np.ndarray:
     """The number of set bits of each non-negative int64, as int64."""
-    if hasattr(np, "bitwise_count"):  # numpy 2
-        return np.bitwise_count(values).astype(np.int64)
-    return _swar_popcount(values)
-
-
-def _swar_popcount(values: np.ndarray) -> np.ndarray:
-    """:func:`popcount` for numpy 1.x, which has no ``bitwise_count``: the classic SWAR count."""
-    x = np.asarray(values).astype(np.uint64)
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return ((x * np.uint64(0x0101010101010101)) >> np.uint64(56)).astype(np.int64)
+    return np.bitwise_count(values).astype(np.int64)
 
 
 class Evaluator:

@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..board import Layout
+from ..config import CANDIDATE_MEMO
 from .base import PlaySet
 
 #: How hard each awkward letter is to place in a word (few words use it), in units of
@@ -23,10 +24,6 @@ from .base import PlaySet
 HARD_LETTERS: dict[str, float] = {
     "Q": 3.0, "J": 2.0, "X": 2.0, "Z": 2.0, "V": 1.0, "K": 1.0, "W": 1.0,
 }  # fmt: skip
-
-#: Positions whose candidates are kept (see :meth:`PlayPrior.candidates`); past this the memo is
-#: emptied, which costs only time: the candidates of a position never change.
-CANDIDATE_MEMO = 20_000
 
 #: How a play's code (the key of its weight in the policy) is made from ``(word_id, tiles)``.
 CODES = ("play", "tiles", "word")
