@@ -101,7 +101,7 @@ def test_every_play_of_a_game_is_formable_at_its_start(scowl):
     # the opening (and at every position before it).
     for seed in (3, 4):
         layout = deal(seed)
-        record = solve(layout, "greedy", time_limit=None, max_states=50, dictionary=scowl).record
+        record = solve(layout, "greedy", max_states=50, dictionary=scowl, bound=False).record
         position = Position.start(layout)
         earlier = [formable_words(layout, position.remaining_mask, scowl, Rules(), MAX_MOVES)]
         opening_words, opening_sure = placements(
@@ -153,7 +153,7 @@ def test_board_bound_is_above_games_played(scowl, seed):
     # Along a game, the bound of every position (points so far included) is at least the
     # game's final score: what the rest of this game reached.
     layout = deal(seed)
-    solution = solve(layout, "beam", time_limit=None, max_states=300, dictionary=scowl)
+    solution = solve(layout, "beam", max_states=300, dictionary=scowl, bound=False)
     final = solution.score
     position = Position.start(layout)
     points = 0

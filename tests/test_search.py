@@ -81,7 +81,9 @@ def test_budget_in_states(scowl):
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_greedy_plays_the_best_tally_and_passes_the_referee(scowl, seed):
-    solution = solve(deal(seed), "greedy", time_limit=None, max_states=1000, max_moves=2)
+    solution = solve(
+        deal(seed), "greedy", time_limit=None, max_states=1000, max_moves=2, bound=False
+    )
     record = solution.record
     verdict = check_record(record, scowl)
     assert verdict.ok, verdict.fault
@@ -101,7 +103,7 @@ def test_greedy_plays_the_best_tally_and_passes_the_referee(scowl, seed):
 
 
 def test_solve_a_custom_layout_to_a_clear(scowl):
-    solution = solve(Layout.from_line(SMALL), "greedy", max_states=100)
+    solution = solve(Layout.from_line(SMALL), "greedy", max_states=100, bound=False)
     assert check_record(solution.record, scowl).ok
     assert solution.record.result.cleared
     assert solution.score == solution.record.result.word_points + solution.record.result.bonus
@@ -233,7 +235,7 @@ def test_auto_chooses_from_the_table():
     # A state budget is compared at a fixed rate, so the choice is the same on every machine.
     assert choose(None, int(10 * STATES_PER_SECOND)) == choose(10.0, None)
     assert choose(1e9, 10) == choose(10 / STATES_PER_SECOND, None)
-    solution = solve(deal(8), "auto", time_limit=None, max_states=300)
+    solution = solve(deal(8), "auto", time_limit=None, max_states=300, bound=False)
     assert solution.record.search["strategy"] == "auto"
     assert solution.record.search["chosen"] == choose(None, 300)
 

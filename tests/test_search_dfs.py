@@ -1,77 +1,27 @@
 """The ``dfs`` strategy and its admissible bound: exact optima on small boards (against a plain
 exhaustive search), admissibility, legal records, determinism and the time limit."""
 
-import functools
-import time
-
 import numpy as np
 import pytest
 
 from solver.board import Layout, deal
 from solver.dictionary import Dictionary
-from solver.movegen import generate_plays
 from solver.referee import check_record
 from solver.rules import Rules, clear_bonus, tally
 from solver.search import bound as bound_module
 from solver.search.base import Game, SearchContext
 from solver.search.bound import VOWEL_CODES, BoundTables, Profile, letter_counts, upper_bound
 from solver.search.dfs import DfsParams, DfsStrategy
-from solver.solution import solve
+from solver.solution import run_search, solve
+from solver.squares import direction_between
 
-from .conftest import TEST_WORDS
-
-#: Small boards whose optimum the plain search below finds in about a second or less: a board
-#: that can be cleared, one with X and Q that no word fits, one with spread-out tiles.
-SMALL_BOARDS = [
-    "......./......./......./..CAT../..ROE../..SIN../......./......./.......",
-    "......./......./..Q..../..LAT../..N..../..EOR../......./......X/.......",
-    "......./......./.E....U/..MAT../......./..ROE../..P..../......./.......",
-    "......./..D..../..CAT../......./..ROE../..SIN../......./......./.......",
-]
-MAX_MOVES = 2
-
-
-@pytest.fixture(scope="module")
-def scowl():
-    return Dictionary.default()
-
-
-def letters_of(layout, mask):
-    return "".join(letter for sq, letter in layout.tiles() if mask >> sq & 1)
-
-
-class Exhaustive:
-    """The optimum by brute force: every sequence of plays, with the value of each state
-    ``(tiles left, words played)`` remembered (an exact key: nothing else decides the future
-    but the rounds, which equal the number of words played)."""
-
-    def __init__(self, layout, dictionary, rules=None):
-        self.layout = layout
-        self.dictionary = dictionary
-        self.rules = rules or Rules()
-        self.value = functools.cache(self._value)
-
-    def plays(self, mask, played):
-        return generate_plays(
-            self.layout, mask, self.dictionary, self.rules, MAX_MOVES, played
-        )  # fmt: skip
-
-    def _value(self, mask, played):
-        """The best points still to gain from the state."""
-        plays = self.plays(mask, played)
-        if not plays:
-            if mask == 0:
-                return clear_bonus(len(played))
-            return -tally(letters_of(self.layout, mask))
-        return max(p.score + self.value(mask & ~p.tiles_mask, played | {p.word}) for p in plays)
-
-    def optimum(self):
-        return self.value(self.layout.tile_mask, frozenset())
+from .conftest import TEST_WORDS, WorkClock
+from .naive import MAX_MOVES, SMALL_BOARDS, Exhaustive, letters_of
 
 
 def run_dfs(board, dictionary=None, rules=None, params=None, **budget):
     """Solve with ``dfs``; returns the solution and the strategy (for ``proven``)."""
-    budget = {"time_limit": None, "max_states": 200_000, **budget}
+    budget = {"time_limit": None, "max_states": 200_000, "bound": False, **budget}
     strategy = DfsStrategy(params or DfsParams())
     solution = solve(board, strategy, dictionary=dictionary, rules=rules, **budget)
     return solution, strategy
@@ -110,9 +60,8 @@ def test_bound_is_admissible_in_every_state(scowl):
     for board in SMALL_BOARDS[:3]:
         layout = Layout.from_line(board)
         exhaustive = Exhaustive(layout, scowl)
-        exhaustive.optimum()
         tables = BoundTables.of(scowl)
-        for (mask, played), value in _items(exhaustive):
+        for (mask, played), value in exhaustive.states():
             letters = letters_of(layout, mask)
             assert upper_bound(letters, len(played), scowl, 3, played) >= value, (mask, played)
             counts = letter_counts(letters)
@@ -124,23 +73,6 @@ def test_bound_is_admissible_in_every_state(scowl):
                 vowels = int(left[VOWEL_CODES].sum())
                 inherited = profile.future(vowels, int(left.sum()) - vowels, len(played) + 1)
                 assert inherited >= child, (mask, played, play.word)
-
-
-def _items(exhaustive):
-    """The states the plain search valued, with their values."""
-    states = []
-
-    def walk(mask, played):
-        if (mask, played) in seen:
-            return
-        seen.add((mask, played))
-        states.append(((mask, played), exhaustive.value(mask, played)))
-        for play in exhaustive.plays(mask, played):
-            walk(mask & ~play.tiles_mask, played | {play.word})
-
-    seen: set = set()
-    walk(exhaustive.layout.tile_mask, frozenset())
-    return states
 
 
 def test_bound_with_a_small_dictionary(words):
@@ -177,32 +109,47 @@ def test_bound_walk_and_scan_agree(scowl, monkeypatch):
 def test_start_bound_above_games_reached(scowl, seed):
     layout = deal(seed)
     start = upper_bound(letters_of(layout, layout.tile_mask), 0, scowl)
-    greedy = solve(layout, "greedy", dictionary=scowl).score
     solution, strategy = run_dfs(layout, scowl, max_states=300)
-    assert greedy <= solution.score <= strategy.upper_bound <= start
+    assert solution.score <= strategy.upper_bound <= start
     assert check_record(solution.record, scowl).ok
     assert solution.outcome.report.start_bound == start
 
 
-def test_dfs_records_on_deals_and_rules(scowl):
-    for seed, rules in ((4, Rules()), (5, Rules(word_shape="line", min_word_length=4))):
-        solution, _ = run_dfs(deal(seed), scowl, rules=rules, max_states=150)
-        assert check_record(solution.record, scowl).ok, seed
-        assert solution.record.search["strategy"] == "dfs"
-        assert solution.outcome.states <= 150
+def _allowed_by(rules: Rules, turn) -> bool:
+    """Whether the word of ``turn`` keeps the length and shape rules of ``rules``."""
+    turns = {direction_between(a, b) for a, b in zip(turn.path, turn.path[1:], strict=False)}
+    straight = len(turns) == 1
+    return len(turn.word) >= rules.min_word_length and (rules.word_shape == "path" or straight)
+
+
+def test_dfs_plays_by_the_rules_it_is_given(scowl):
+    rules = Rules(word_shape="line", min_word_length=4)
+    solution, _ = run_dfs(deal(5), scowl, rules=rules, max_states=150)
+    assert solution.record.rules == rules
+    assert check_record(solution.record, scowl).ok
+    assert solution.record.search["strategy"] == "dfs" and solution.outcome.states <= 150
+    assert all(_allowed_by(rules, turn) for turn in solution.record.turns)
+    # Under the standard rules, the game found plays words these rules forbid.
+    standard, _ = run_dfs(deal(5), scowl, max_states=150)
+    assert not all(_allowed_by(rules, turn) for turn in standard.record.turns)
 
 
 def test_dfs_with_a_branch_cap_and_orders(scowl):
-    layout = Layout.from_line(SMALL_BOARDS[0])
+    layout = Layout.from_line(SMALL_BOARDS[2])
     optimum = Exhaustive(layout, scowl).optimum()
-    for params in (DfsParams(branch=1, widen=False), DfsParams(order="bound")):
-        solution, strategy = run_dfs(layout, scowl, params=params)
-        assert solution.score <= optimum <= strategy.upper_bound
-        assert strategy.proven == (solution.score == strategy.upper_bound)
-        assert check_record(solution.record, scowl).ok
-    # Width 1 without widening is the greedy game.
+    by_tally, _ = run_dfs(layout, scowl)
+    by_bound, strategy = run_dfs(layout, scowl, params=DfsParams(order="bound"))
+    # Another order, the same proven optimum, by another search.
+    assert by_bound.score == optimum and strategy.proven
+    assert by_bound.outcome.states != by_tally.outcome.states
+    assert check_record(by_bound.record, scowl).ok
+    # Width 1 without widening is the greedy game, and proves nothing.
+    capped, strategy = run_dfs(layout, scowl, params=DfsParams(branch=1, widen=False))
+    greedy = solve(layout, "greedy", max_states=100, dictionary=scowl, bound=False)
+    assert capped.record.turns == greedy.record.turns
+    assert not strategy.proven and strategy.upper_bound >= optimum
     capped, _ = run_dfs(deal(6), scowl, params=DfsParams(branch=1, widen=False))
-    assert capped.score == solve(deal(6), "greedy", dictionary=scowl).score
+    assert capped.score == solve(deal(6), "greedy", dictionary=scowl, bound=False).score
 
 
 def test_same_budget_same_game(scowl):
@@ -213,21 +160,25 @@ def test_same_budget_same_game(scowl):
 
 
 def test_time_limit_holds(scowl):
-    run_dfs(deal(8), scowl, max_states=20)  # compile and load everything first
-    started = time.monotonic()
-    # The time limit is the search's: the bound, computed after it, is left out here.
-    solution, _ = run_dfs(deal(9), scowl, time_limit=1.0, max_states=None, bound=False)
-    assert time.monotonic() - started < 1.6
-    assert solution.outcome.stop_reason == "budget"
+    # A clock of 1 ms a state: the time limit of 0.3 s falls after 300 states.
+    game = Game(deal(9), scowl, Rules(), MAX_MOVES)
+    clock = WorkClock(seconds_per_state=0.001)
+    outcome = run_search(game, DfsStrategy(), time_limit=0.3, on_context=clock.attach, clock=clock)
+    assert outcome.stop_reason == "budget"
+    assert outcome.states == 300  # it reads the clock before every state
 
 
-def test_params_are_checked():
-    with pytest.raises(ValueError):
-        DfsParams(order="random")
-    with pytest.raises(ValueError):
-        DfsParams(branch=-1)
-    with pytest.raises(ValueError):
-        DfsParams(tt_size=-1)
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ({"order": "random"}, "order must be one of tally, bound, not 'random'"),
+        ({"branch": -1}, "branch must be between 0 and"),
+        ({"tt_size": -1}, "tt_size must be between 0 and"),
+    ],
+)
+def test_params_are_checked(bad, message):
+    with pytest.raises(ValueError, match=message):
+        DfsParams(**bad)
 
 
 def test_tables_are_cached_per_word_list(words, scowl):
