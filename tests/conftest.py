@@ -9,11 +9,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
+from click.testing import Result as CliResult
 
-from solver.board import Layout
+from solver.board import Layout, Position
 from solver.cli import cli
 from solver.dictionary import Dictionary
+from solver.record import Record
+from solver.render import tiles_after_moves
+from solver.rules import Result, Rules, tally
 from solver.search import STRATEGIES
 from solver.search.base import SearchContext, Strategy, StrategyParams
 
@@ -31,6 +35,58 @@ TEST_WORDS = [
 DATA = Path(__file__).resolve().parent / "data"
 EXAMPLE_GAME = DATA / "example-game.json"
 REPOSITORY = Path(__file__).resolve().parent.parent
+
+
+def turn(
+    word: str, path: list[str], moves: list[tuple[str, str]] = (), score: int | None = None
+) -> dict:
+    """A turn of a record, squares by name: ``turn("TIE", ["c3", "c2", "b1"])``."""
+    return {
+        "moves": [list(m) for m in moves],
+        "path": list(path),
+        "word": word,
+        "score": tally(word) if score is None else score,
+    }
+
+
+#: Turns of the example board: f4 vacated by the H and refilled by the E in one turn; a path
+#: that bends.
+HER_REFILL = turn("HER", ["g5", "f4", "e3"], moves=[("f4", "g5"), ("e2", "f4")])
+TIE = turn("TIE", ["c3", "c2", "b1"])
+
+
+def make_record(
+    turns: list[dict], board: str = EXAMPLE_BOARD, rules: Rules | None = None, **result_changes
+) -> Record:
+    """A record of ``turns`` (dicts with square names, see :func:`turn`) whose result is what
+    the turns, applied as written (legal or not), leave; ``result_changes`` then spoil chosen
+    result fields."""
+    layout = Layout.parse(board)
+    position = Position.start(layout)
+    for data in turns:
+        record_turn = Record.from_dict(
+            {
+                "format": "letterchess/record-1",
+                "board": board,
+                "rules": {},
+                "turns": [data],
+                "result": Result.of_game([], "").to_dict(),
+            }
+        ).turns[0]
+        tile_at = tiles_after_moves(position, record_turn)
+        removed = sum(1 << tile_at[sq] for sq in record_turn.path if sq in tile_at)
+        position = Position(layout, position.remaining_mask & ~removed, position.played)
+    result = Result.of_game([t["word"] for t in turns], position.remaining_letters()).to_dict()
+    result.update(result_changes)
+    return Record.from_dict(
+        {
+            "format": "letterchess/record-1",
+            "board": board,
+            "rules": (rules or Rules()).to_dict(),
+            "turns": turns,
+            "result": result,
+        }
+    )
 
 
 @pytest.fixture
@@ -55,13 +111,13 @@ def runner() -> CliRunner:
     return CliRunner()
 
 
-def run(runner: CliRunner, *args: object) -> Result:
+def run(runner: CliRunner, *args: object) -> CliResult:
     """``letterchess ARGS...`` through click's runner; exceptions other than click's own
     propagate (a traceback is a failure of the test, not an output to look at)."""
     return runner.invoke(cli, [str(arg) for arg in args], catch_exceptions=False)
 
 
-def assert_one_line_error(result: Result, code: int, text: str) -> None:
+def assert_one_line_error(result: CliResult, code: int, text: str) -> None:
     """The command failed with exit ``code`` and one ``Error:`` line holding ``text``, and no
     traceback."""
     assert result.exit_code == code, result.output

@@ -7,65 +7,25 @@ import numpy as np
 import pytest
 
 from solver.board import Layout, Position, deal
-from solver.dictionary import Dictionary
-from solver.formable import formable_words, placements, reach_letters
+from solver.formable import formable_words, placements
 from solver.movegen import generate_plays
-from solver.render import tiles_after_moves
 from solver.rules import Rules, tally
 from solver.search.bound import board_bound
 from solver.solution import solve
-from solver.squares import NEIGHBOUR_MASKS, NUM_SQUARES, direction_between
 
-from .test_search_dfs import MAX_MOVES, SMALL_BOARDS, Exhaustive, _items
-
-
-@pytest.fixture(scope="module")
-def scowl():
-    return Dictionary.default()
-
-
-def placements_by_hand(layout, remaining, word, max_moves, line=False):
-    """The sure squares of every path that spells ``word`` with at most ``max_moves`` wild
-    squares, a square never wild with the letter of its own tile, by a plain search over
-    paths (formable.placements' docstring)."""
-    reach = reach_letters(layout, remaining)
-    word = word.upper()
-    found = set()
-
-    def extend(path, wild, in_place):
-        index = len(path)
-        if index == len(word):
-            stand_ins = {s for s in in_place if reach[s] >> (ord(layout.letters[s]) - ord("A")) & 1}
-            sure = in_place if wild == max_moves else in_place - stand_ins
-            found.add(sum(1 << s for s in sure))
-            return
-        if not path:
-            squares = range(NUM_SQUARES)
-        else:
-            squares = [s for s in range(NUM_SQUARES) if NEIGHBOUR_MASKS[path[-1]] >> s & 1]
-            if line and index >= 2:
-                squares = [
-                    s
-                    for s in squares
-                    if direction_between(path[-1], s) == direction_between(path[-2], path[-1])
-                ]
-        code = ord(word[index]) - ord("A")
-        for square in squares:
-            if square in path:
-                continue
-            own = layout.letters[square] if remaining >> square & 1 else None
-            if own == word[index]:
-                extend([*path, square], wild, in_place | {square})
-            elif wild < max_moves and reach[square] >> code & 1:
-                extend([*path, square], wild + 1, in_place)
-
-    extend([], 0, frozenset())
-    return found
+from .naive import MAX_MOVES, SMALL_BOARDS, Exhaustive, apply_turn, placements_by_hand
 
 
 def _sample_words(scowl, count, seed):
     words = sorted(scowl)
     return random.Random(seed).sample(words, count)
+
+
+def slow_after(values: list, fast: int = 1) -> list:
+    """Cases of a test whose first ``fast`` are enough for a quick run: the others are marked
+    slow (they check the same on more boards)."""
+    slow = [pytest.param(value, marks=pytest.mark.slow) for value in values[fast:]]
+    return [*values[:fast], *slow]
 
 
 @pytest.mark.parametrize("max_moves", [0, 1, 2])
@@ -96,42 +56,41 @@ def test_formable_words_and_placements_match_the_plain_search(scowl, max_moves, 
                 assert sorted(mine.tolist()) == sorted(expected), (layout, word)
 
 
-def test_every_play_of_a_game_is_formable_at_its_start(scowl):
+@pytest.mark.parametrize("seed", slow_after([3, 4]))
+def test_every_play_of_a_game_is_formable_at_its_start(scowl, seed):
     # Soundness on real plays: everything playable at any position of a game was marked at
     # the opening (and at every position before it).
-    for seed in (3, 4):
-        layout = deal(seed)
-        record = solve(layout, "greedy", max_states=50, dictionary=scowl, bound=False).record
-        position = Position.start(layout)
-        earlier = [formable_words(layout, position.remaining_mask, scowl, Rules(), MAX_MOVES)]
-        opening_words, opening_sure = placements(
-            layout, layout.tile_mask, scowl, Rules(), MAX_MOVES, earlier[0]
+    layout = deal(seed)
+    record = solve(layout, "greedy", max_states=50, dictionary=scowl, bound=False).record
+    position = Position.start(layout)
+    earlier = [formable_words(layout, position.remaining_mask, scowl, Rules(), MAX_MOVES)]
+    opening_words, opening_sure = placements(
+        layout, layout.tile_mask, scowl, Rules(), MAX_MOVES, earlier[0]
+    )
+    for turn in record.turns:
+        plays = generate_plays(
+            layout, position.remaining_mask, scowl, Rules(), MAX_MOVES, position.played
         )
-        for turn in record.turns:
-            plays = generate_plays(
-                layout, position.remaining_mask, scowl, Rules(), MAX_MOVES, position.played
-            )
-            for play in plays:
-                word_id = scowl.word_id(play.word)
-                assert all(marked[word_id] for marked in earlier), play.word
-                # The tiles the play leaves in place cover the sure squares of one of the
-                # word's placements at the opening.
-                moved_to = {target for _, target in play.moves}
-                in_place = sum(1 << sq for sq in play.path if sq not in moved_to)
-                sure = opening_sure[opening_words == word_id]
-                assert any(mask & ~in_place == 0 for mask in sure.tolist()), play.word
-            position = _after(position, turn)
-            earlier.append(
-                formable_words(layout, position.remaining_mask, scowl, Rules(), MAX_MOVES)
-            )
+        for play in plays:
+            word_id = scowl.word_id(play.word)
+            assert all(marked[word_id] for marked in earlier), play.word
+            # The tiles the play leaves in place cover the sure squares of one of the
+            # word's placements at the opening.
+            moved_to = {target for _, target in play.moves}
+            in_place = sum(1 << sq for sq in play.path if sq not in moved_to)
+            sure = opening_sure[opening_words == word_id]
+            assert any(mask & ~in_place == 0 for mask in sure.tolist()), play.word
+        position = apply_turn(position, turn)
+        earlier.append(formable_words(layout, position.remaining_mask, scowl, Rules(), MAX_MOVES))
 
 
-@pytest.mark.parametrize("board", SMALL_BOARDS)
+# Every state of the small boards: the second is the fastest (its Q and X keep the game short);
+# the others, with their thousands of states, take up to a minute.
+@pytest.mark.parametrize("board", slow_after([SMALL_BOARDS[1], SMALL_BOARDS[0], *SMALL_BOARDS[2:]]))
 def test_board_bound_is_admissible_in_every_state(scowl, board):
     layout = Layout.from_line(board)
     exhaustive = Exhaustive(layout, scowl)
-    exhaustive.optimum()
-    for (mask, played), value in _items(exhaustive):
+    for (mask, played), value in exhaustive.states():
         points = sum(tally(word) for word in played)
         for max_moves in (MAX_MOVES, None):
             found = board_bound(layout, scowl, Rules(), max_moves, mask, played, points)
@@ -139,16 +98,19 @@ def test_board_bound_is_admissible_in_every_state(scowl, board):
             assert found.score == points + found.future
 
 
-def test_board_bound_is_tighter_with_the_board(scowl):
-    for seed in (1, 2):
-        on_board = board_bound(deal(seed), scowl, max_moves=2)
-        letters_only = board_bound(deal(seed), scowl, max_moves=None)
-        assert on_board.score < letters_only.score
-        assert on_board.candidates < letters_only.candidates
-        assert on_board.longest <= letters_only.longest
+# Slow: the letters-only bound takes seconds a deal; test_cli's
+# test_bound_json_unrestricted_is_looser checks the same on one deal.
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2])
+def test_board_bound_is_tighter_with_the_board(scowl, seed):
+    on_board = board_bound(deal(seed), scowl, max_moves=2)
+    letters_only = board_bound(deal(seed), scowl, max_moves=None)
+    assert on_board.score < letters_only.score
+    assert on_board.candidates < letters_only.candidates
+    assert on_board.longest <= letters_only.longest
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", slow_after(list(range(8)), fast=2))
 def test_board_bound_is_above_games_played(scowl, seed):
     # Along a game, the bound of every position (points so far included) is at least the
     # game's final score: what the rest of this game reached.
@@ -163,14 +125,8 @@ def test_board_bound_is_above_games_played(scowl, seed):
                 layout, scowl, Rules(), 2, position.remaining_mask, position.played, points
             )
             assert found.score >= final, (seed, index)
-        position = _after(position, turn)
+        position = apply_turn(position, turn)
         points += turn.score
-
-
-def _after(position, turn):
-    """The position after a legal turn of a record."""
-    origin_at = tiles_after_moves(position, turn)
-    return position.after(turn.word, sum(1 << origin_at[sq] for sq in turn.path))
 
 
 def test_no_clear_without_a_u_for_the_q(scowl):

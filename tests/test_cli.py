@@ -3,21 +3,23 @@
 import json
 
 import pytest
-from click.testing import CliRunner
 
-from solver.board import deal
-from solver.cli import cli
-from solver.dictionary import Dictionary
+from solver.board import Layout, deal
+from solver.movegen import generate_plays
 from solver.record import Record
+from solver.rules import Rules
 from solver.search.bound import board_bound
 
-from .conftest import EXAMPLE_BOARD, TEST_WORDS
-from .test_referee import HER_REFILL, TIE, make_record
-
-
-@pytest.fixture
-def runner():
-    return CliRunner()
+from .conftest import (
+    EXAMPLE_BOARD,
+    EXAMPLE_GAME,
+    HER_REFILL,
+    TEST_WORDS,
+    TIE,
+    assert_one_line_error,
+    make_record,
+    run,
+)
 
 
 @pytest.fixture
@@ -25,18 +27,6 @@ def word_file(tmp_path):
     path = tmp_path / "words.txt"
     path.write_text("\n".join(TEST_WORDS) + "\n")
     return str(path)
-
-
-def run(runner, *args):
-    return runner.invoke(cli, [str(a) for a in args], catch_exceptions=False)
-
-
-def assert_one_line_error(result, code, text):
-    assert result.exit_code == code, result.output
-    assert text in result.output
-    error_lines = [line for line in result.output.splitlines() if line.startswith("Error")]
-    assert len(error_lines) == 1
-    assert "Traceback" not in result.output
 
 
 def test_version_and_help(runner):
@@ -196,14 +186,9 @@ def test_bad_word_list(runner, tmp_path):
     assert "empty.txt" in result.output
 
 
-def test_plays_table_and_json(runner):
-    from solver.board import Layout
-    from solver.dictionary import Dictionary
-    from solver.movegen import generate_plays
-    from solver.rules import Rules
-
+def test_plays_table_and_json(runner, scowl):
     layout = Layout.from_line(EXAMPLE_BOARD)
-    expected = generate_plays(layout, layout.tile_mask, Dictionary.default(), Rules(), 1)
+    expected = generate_plays(layout, layout.tile_mask, scowl, Rules(), 1)
     result = run(runner, "plays", EXAMPLE_BOARD, "--max-moves", 1, "--top", 5)
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
@@ -221,7 +206,7 @@ def test_plays_table_and_json(runner):
 
 
 def test_plays_after_a_record(runner, tmp_path):
-    result = run(runner, "plays", "--after", "tests/data/example-game.json", "--max-moves", 3)
+    result = run(runner, "plays", "--after", EXAMPLE_GAME, "--max-moves", 3)
     assert result.exit_code == 0
     assert result.output.startswith("0 plays")  # E F J V are left: no word
     path = tmp_path / "game.json"
@@ -252,10 +237,10 @@ def test_plays_errors(runner):
 # --- letterchess bound ---------------------------------------------------------------------
 
 
-def test_bound_of_a_deal(runner):
+def test_bound_of_a_deal(runner, scowl):
     result = run(runner, "bound", "--random", 1)
     assert result.exit_code == 0, result.output
-    expected = board_bound(deal(1), Dictionary.default(), max_moves=2)
+    expected = board_bound(deal(1), scowl, max_moves=2)
     first = result.output.splitlines()[0]
     assert first.startswith(f"Upper bound: {expected.score} (standard class of plays")
     assert "at most 2 moves a turn" in first
@@ -270,8 +255,8 @@ def test_bound_json_unrestricted_is_looser(runner):
 
 
 def test_bound_after_a_record_counts_the_points_so_far(runner):
-    result = run(runner, "bound", "--after", "tests/data/example-game.json", "--json")
-    record = Record.load("tests/data/example-game.json")
+    result = run(runner, "bound", "--after", EXAMPLE_GAME, "--json")
+    record = Record.load(EXAMPLE_GAME)
     found = json.loads(result.output)
     points = sum(turn.score for turn in record.turns)
     assert found["bound"] == points + found["future"]
@@ -281,7 +266,7 @@ def test_bound_after_a_record_counts_the_points_so_far(runner):
 def test_bound_errors(runner, tmp_path):
     assert_one_line_error(run(runner, "bound"), 2, "give one of a BOARD")
     assert_one_line_error(
-        run(runner, "bound", "--random", 1, "--after", "tests/data/example-game.json"),
+        run(runner, "bound", "--random", 1, "--after", EXAMPLE_GAME),
         2,
         "give one of a BOARD, --random SEED or --after RECORD",
     )

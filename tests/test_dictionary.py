@@ -270,13 +270,13 @@ def test_membership_prefixes_and_ids():
     for word in d:
         assert d.word(d.word_id(word)) == word
     assert d.word_id("DOG") == d.word_id("dog")
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError, match="cow"):
         d.word_id("cow")
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError, match="dög"):
         d.word_id("dög")
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError, match="3"):
         d.word(3)
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError, match="-1"):
         d.word(-1)
     expected = hashlib.sha256(b"cat\ncats\ndog\n").hexdigest()
     assert d.sha256 == expected and d.info()["sha256"] == expected

@@ -2,7 +2,6 @@
 project's own error for that input, never anything else (a crash would be a traceback for the
 user)."""
 
-import contextlib
 import json
 
 import click
@@ -49,9 +48,12 @@ def test_board_reader_with_one_square_changed(square, char):
     row, col = 8 - square // 7, square % 7
     rows[row] = rows[row][:col] + char + rows[row][col + 1 :]
     try:
-        Layout.parse("/".join(rows))
+        layout = Layout.parse("/".join(rows))
     except BoardError as error:
         assert "\n" not in str(error)
+        assert char not in "AZ."  # a letter or an empty square is a board
+    else:
+        assert layout[square] == (None if char == "." else char)
 
 
 def _good_record() -> dict:
@@ -77,9 +79,11 @@ def _good_record() -> dict:
 @given(json_values)
 def test_record_reader_on_any_json(value):
     try:
-        Record.from_json(json.dumps(value))
+        record = Record.from_json(json.dumps(value))
     except RecordError as error:
         assert "\n" not in str(error)
+    else:
+        assert Record.from_json(record.to_json()) == record
 
 
 @SETTINGS
@@ -98,16 +102,22 @@ def test_record_reader_with_one_field_changed(key, inner, value):
     else:
         data[key] = value
     try:
-        Record.from_json(json.dumps(data))
+        record = Record.from_json(json.dumps(data))
     except RecordError as error:
         assert "\n" not in str(error)
+    else:
+        assert Record.from_json(record.to_json()) == record
 
 
 @SETTINGS
 @given(st.binary(max_size=200))
 def test_record_reader_on_any_bytes(raw):
-    with contextlib.suppress(RecordError):
-        Record.from_json(raw.decode("utf-8", errors="replace"))
+    try:
+        record = Record.from_json(raw.decode("utf-8", errors="replace"))
+    except RecordError as error:
+        assert "\n" not in str(error)
+    else:
+        assert Record.from_json(record.to_json()) == record
 
 
 @SETTINGS

@@ -1,6 +1,7 @@
 """Reading and writing game records; every malformed record gets a one-line error."""
 
 import json
+import re
 
 import pytest
 
@@ -115,9 +116,8 @@ CASES = [
 
 @pytest.mark.parametrize(("change", "message"), CASES)
 def test_malformed_records(change, message):
-    with pytest.raises(RecordError) as error:
+    with pytest.raises(RecordError, match=re.escape(message)) as error:
         Record.from_json(json.dumps(spoil(change)), source="rec.json")
-    assert message in str(error.value)
     assert "\n" not in str(error.value)
 
 

@@ -4,65 +4,15 @@ import pytest
 
 from solver.board import Layout, Position
 from solver.record import Record
-from solver.referee import check_record
-from solver.render import tiles_after_moves
+from solver.referee import IllegalTurn, check_record, check_turn
 from solver.rules import Result, Rules
-from solver.squares import parse_square
+from solver.squares import KNIGHT_MASKS, NUM_SQUARES, QUEEN_MASKS, parse_square, square_name
 
-from .conftest import EXAMPLE_BOARD
+from .conftest import HER_REFILL, TIE, make_record, turn
 
-
-def make_record(turns, board=EXAMPLE_BOARD, rules=None, **result_changes):
-    """A record of ``turns`` (dicts with square names) whose result is what the turns, applied
-    as written, leave; ``result_changes`` then spoil chosen result fields."""
-    layout = Layout.parse(board)
-    position = Position.start(layout)
-    for turn in turns:
-        record_turn = Record.from_dict(
-            {
-                "format": "letterchess/record-1",
-                "board": board,
-                "rules": {},
-                "turns": [turn],
-                "result": Result.of_game([], "").to_dict(),
-            }
-        ).turns[0]
-        tile_at = tiles_after_moves(position, record_turn)
-        removed = sum(1 << tile_at[sq] for sq in record_turn.path if sq in tile_at)
-        position = Position(layout, position.remaining_mask & ~removed, position.played)
-    result = Result.of_game([t["word"] for t in turns], position.remaining_letters()).to_dict()
-    result.update(result_changes)
-    return Record.from_dict(
-        {
-            "format": "letterchess/record-1",
-            "board": board,
-            "rules": (rules or Rules()).to_dict(),
-            "turns": turns,
-            "result": result,
-        }
-    )
-
-
-def turn(word, path, moves=(), score=None):
-    from solver.rules import tally
-
-    return {
-        "moves": [list(m) for m in moves],
-        "path": list(path),
-        "word": word,
-        "score": tally(word) if score is None else score,
-    }
-
-
-HER_REFILL = turn("HER", ["g5", "f4", "e3"], moves=[("f4", "g5"), ("e2", "f4")])
 HOE_OPENED = turn("HOE", ["c4", "b5", "b6"], moves=[("d4", "b5"), ("f4", "c4")])
 HOE_TWICE = turn("HOE", ["c4", "c5", "b6"], moves=[("d4", "e6"), ("e6", "c5"), ("f4", "c4")])
-TIE = turn("TIE", ["c3", "c2", "b1"])
 IRE_BACKWARDS = turn("IRE", ["e1", "d1", "c1"])
-
-
-def verdict_of(record, words):
-    return check_record(record, words)
 
 
 @pytest.mark.parametrize(
@@ -81,14 +31,14 @@ def verdict_of(record, words):
 )
 def test_legal_records_are_accepted(turns, rules, words):
     record = make_record(turns, rules=rules)
-    verdict = verdict_of(record, words)
+    verdict = check_record(record, words)
     assert verdict.ok, verdict.fault
     assert verdict.turns_checked == len(turns)
     assert verdict.result == record.result
 
 
 def test_legal_record_result_figures(words):
-    verdict = verdict_of(make_record([HER_REFILL]), words)
+    verdict = check_record(make_record([HER_REFILL]), words)
     assert verdict.result.word_points == 12 and verdict.result.rounds == 1
     assert len(verdict.result.remaining) == 45 and not verdict.result.cleared
 
@@ -96,7 +46,7 @@ def test_legal_record_result_figures(words):
 def test_cleared_board_earns_the_bonus(words):
     board = "/".join(["......."] * 8 + ["TEN.CAT"])
     turns = [turn("NET", ["c1", "b1", "a1"]), turn("CAT", ["e1", "f1", "g1"])]
-    verdict = verdict_of(make_record(turns, board=board), words)
+    verdict = check_record(make_record(turns, board=board), words)
     assert verdict.ok
     assert (verdict.result.cleared, verdict.result.bonus, verdict.result.score) == (
         True,
@@ -170,7 +120,7 @@ ILLEGAL = [
 
 @pytest.mark.parametrize(("turns", "rules", "fault_turn", "reason"), ILLEGAL)
 def test_illegal_records_are_rejected(turns, rules, fault_turn, reason, words):
-    verdict = verdict_of(make_record(turns, rules=rules), words)
+    verdict = check_record(make_record(turns, rules=rules), words)
     assert not verdict.ok
     assert verdict.fault.turn == fault_turn
     assert reason in verdict.fault.reason
@@ -180,7 +130,7 @@ def test_illegal_records_are_rejected(turns, rules, fault_turn, reason, words):
 def test_word_played_twice(words):
     board = "/".join(["......."] * 8 + ["TEN.TEN"])
     turns = [turn("TEN", ["a1", "b1", "c1"]), turn("TEN", ["e1", "f1", "g1"])]
-    verdict = verdict_of(make_record(turns, board=board), words)
+    verdict = check_record(make_record(turns, board=board), words)
     assert verdict.fault.turn == 2
     assert verdict.fault.reason == "TEN was already played on turn 1"
 
@@ -198,7 +148,7 @@ def test_word_played_twice(words):
     ],
 )
 def test_wrong_results_are_rejected(change, reason, words):
-    verdict = verdict_of(make_record([HER_REFILL], **change), words)
+    verdict = check_record(make_record([HER_REFILL], **change), words)
     assert verdict.fault.turn is None
     assert str(verdict.fault).startswith(reason)
 
@@ -207,7 +157,7 @@ def test_remaining_letters_in_any_order(words):
     record = make_record([HER_REFILL])
     shuffled = record.result.remaining[::-1]
     assert shuffled != record.result.remaining
-    assert verdict_of(make_record([HER_REFILL], remaining=shuffled), words).ok
+    assert check_record(make_record([HER_REFILL], remaining=shuffled), words).ok
 
 
 def test_dictionary_mismatch_is_noted(words):
@@ -220,11 +170,9 @@ def test_dictionary_mismatch_is_noted(words):
 
 
 def test_every_square_as_a_lone_consonant_and_vowel(words):
-    # One tile on an empty grid: every queen-line and knight target is a legal move for it
-    # (as part of a word with two fixed tiles that stay where they are), no other square is.
-    from solver.referee import IllegalTurn, check_turn
-    from solver.squares import KNIGHT_MASKS, NUM_SQUARES, QUEEN_MASKS
-
+    # One tile on an empty grid and a turn that moves it and plays no path: every queen-line
+    # (consonant) or knight (vowel) target gets past the move checks to the path check, which
+    # refuses the empty path; every other target is refused by the move checks.
     for origin in range(NUM_SQUARES):
         for letter, mask in (("T", QUEEN_MASKS[origin]), ("E", KNIGHT_MASKS[origin])):
             cells = ["."] * NUM_SQUARES
@@ -239,22 +187,14 @@ def test_every_square_as_a_lone_consonant_and_vowel(words):
                         "format": "letterchess/record-1",
                         "board": layout.to_line(),
                         "rules": {},
-                        "turns": [turn(letter, [], [(sq_name(origin), sq_name(target))])],
+                        "turns": [turn(letter, [], [(square_name(origin), square_name(target))])],
                         "result": Result.of_game([], "").to_dict(),
                     }
                 ).turns[0]
-                try:
+                with pytest.raises(IllegalTurn) as error:
                     check_turn(layout, position, record_turn, Rules(min_word_length=1), words)
-                except IllegalTurn as error:
-                    # Every move the tile may make gets past the move checks to the path check.
-                    legal_move = "path has 0 squares" in str(error)
-                    assert legal_move == bool(mask >> target & 1), (origin, target, error)
-
-
-def sq_name(sq):
-    from solver.squares import square_name
-
-    return square_name(sq)
+                legal_move = "path has 0 squares" in str(error.value)
+                assert legal_move == bool(mask >> target & 1), (origin, target, error.value)
 
 
 def test_parse_square_helper():
@@ -263,7 +203,7 @@ def test_parse_square_helper():
 
 def test_y_moves_like_a_queen(words):
     # WRY is not in the test words, so check the moves alone: Y is a consonant.
-    from solver.referee import IllegalTurn, _check_move
+    from solver.referee import _check_move
 
     layout = Layout.parse("/".join(["......."] * 8 + ["Y......"]))
     tile_at = {0: 0}

@@ -2,12 +2,10 @@
 the "not proven" flag at the budget, and the bound and gap every solve writes."""
 
 import json
-from pathlib import Path
 
 import pytest
 
 from solver.board import Layout, deal, read_board
-from solver.dictionary import Dictionary
 from solver.record import Record
 from solver.referee import check_record
 from solver.search import StrategyError, parse_strategy
@@ -15,14 +13,10 @@ from solver.search.bound import board_bound
 from solver.search.exact import ExactParams
 from solver.solution import solve
 
-from .test_search_dfs import SMALL_BOARDS, Exhaustive
+from .conftest import REPOSITORY
+from .naive import SMALL_BOARDS, Exhaustive
 
-SUITE = Path(__file__).resolve().parent.parent / "benchmarks" / "small"
-
-
-@pytest.fixture(scope="module")
-def scowl():
-    return Dictionary.default()
+SUITE = REPOSITORY / "benchmarks" / "small"
 
 
 def small_suite(*numbers):
@@ -68,9 +62,9 @@ def test_exact_stops_at_the_budget_unproven(scowl):
 
 
 def test_exact_searches_every_child():
-    with pytest.raises(ValueError, match="branch"):
+    with pytest.raises(ValueError, match="branch must be between 0 and 0, not 5"):
         ExactParams(branch=5)
-    with pytest.raises(StrategyError, match="branch"):
+    with pytest.raises(StrategyError, match="branch must be between 0 and 0, not 3"):
         parse_strategy("exact:branch=3")
 
 
@@ -86,7 +80,7 @@ def test_every_solve_is_below_its_bound(scowl, strategy):
 
 
 def test_the_bound_can_be_skipped(scowl):
-    solution = solve(deal(1), "greedy", time_limit=None, max_states=5, bound=False)
+    solution = solve(deal(1), "greedy", max_states=5, bound=False)
     assert solution.bound is None and solution.gap is None
     assert "bound" not in solution.record.search
 
