@@ -31,6 +31,7 @@ from .squares import WIDTH, square_name
 if TYPE_CHECKING:
     from .board import Position
     from .dictionary import Dictionary
+    from .runs.distribution import DistributionRun
     from .runs.settings import RunSettings
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -1082,12 +1083,10 @@ def distribution(
     cut short by a killed run is removed and redone. Any other bad line, and settings that
     differ from the file's, are an error naming the line; the file is left as it is.
     """
-    from .runs.distribution import run_distribution, summary_lines
+    from .runs.distribution import run_distribution
     from .runs.executors import RunError
-    from .runs.plot import plot_histogram
     from .runs.results_file import ResultsFileError, SettingsConflict
     from .runs.settings import canonical_strategy
-    from .runs.statistics import summarise
     from .search import StrategyError
 
     try:
@@ -1117,7 +1116,16 @@ def distribution(
         raise _interrupted(
             f"the deals solved so far are in {out}; run the same command again to solve the rest"
         ) from None
-    summary = summarise(run.results, seed)
+    _print_distribution(run, plot)
+
+
+def _print_distribution(run: DistributionRun, plot: str | None) -> None:
+    """The summary of a distribution run, and its histogram written to ``plot``."""
+    from .runs.distribution import summary_lines
+    from .runs.plot import plot_histogram
+    from .runs.statistics import summarise
+
+    summary = summarise(run.results, run.settings.seed)
     for line in [*run.header(), *summary_lines(summary)]:
         click.echo(line)
     if plot is not None:

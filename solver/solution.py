@@ -223,18 +223,7 @@ def solve(
     budget = search_budget(time_limit, max_states)
     _check_limits(max_moves, seed)
     dictionary = _dictionary_of(dictionary)
-    if isinstance(board, Record):
-        layout, kept_turns = board.board, board.turns
-        if rules is not None and rules != board.rules:
-            raise ValueError(f"rules {rules.describe()} differ from the record's")
-        rules = board.rules
-    elif isinstance(board, Layout | str):
-        layout, kept_turns = (board if isinstance(board, Layout) else read_board(board)), ()
-    else:
-        raise TypeError(f"board must be a Layout, a board string or a Record, not {board!r}")
-    if rules is not None and not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a solver.rules.Rules, not {type(rules).__name__}")
-    rules = rules or Rules()
+    layout, kept_turns, rules = _deal_of(board, rules)
     rules.check_move_limit(max_moves)
     if isinstance(strategy, str):
         strategy = parse_strategy(strategy)
@@ -297,6 +286,27 @@ def _bound(game: Game, outcome: SearchOutcome, search_info: dict[str, Any]) -> i
     if upper > 0:
         search_info["gap"] = round(outcome.score / upper, 4)
     return upper
+
+
+def _deal_of(
+    board: Layout | str | Record, rules: Rules | None
+) -> tuple[Layout, tuple[Turn, ...], Rules]:
+    """The layout of :func:`solve`'s ``board``, the turns played so far (of a record), and the
+    rules (a record's own, which ``rules`` may not contradict; else ``rules`` or the standard).
+
+    :raises ValueError: for rules that differ from the record's; :class:`TypeError` for a
+        board or rules of the wrong type.
+    """
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a solver.rules.Rules, not {type(rules).__name__}")
+    if isinstance(board, Record):
+        if rules is not None and rules != board.rules:
+            raise ValueError(f"rules {rules.describe()} differ from the record's")
+        return board.board, board.turns, board.rules
+    if not isinstance(board, Layout | str):
+        raise TypeError(f"board must be a Layout, a board string or a Record, not {board!r}")
+    layout = board if isinstance(board, Layout) else read_board(board)
+    return layout, (), rules or Rules()
 
 
 def _check_limits(max_moves: int, seed: int) -> None:
