@@ -110,7 +110,7 @@ def test_board_bound_is_tighter_with_the_board(scowl, seed):
     assert on_board.longest <= letters_only.longest
 
 
-@pytest.mark.parametrize("seed", slow_after(list(range(8)), fast=2))
+@pytest.mark.parametrize("seed", slow_after(list(range(8))))
 def test_board_bound_is_above_games_played(scowl, seed):
     # Along a game, the bound of every position (points so far included) is at least the
     # game's final score: what the rest of this game reached.

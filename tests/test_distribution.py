@@ -119,7 +119,7 @@ def test_distribution_file_statistics_and_plot(runner, tmp_path):
     out, plot = tmp_path / "results.jsonl", tmp_path / "scores.png"
     n, seed = 8, 3
     result = invoke(
-        runner, *distribution_args(out, n, "--seed", seed, "--workers", 2, "--plot", plot)
+        runner, *distribution_args(out, n, "--seed", seed, "--workers", 1, "--plot", plot)
     )
     assert result.exit_code == 0, result.output
     lines = read_lines(out)

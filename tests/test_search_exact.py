@@ -70,7 +70,7 @@ def test_exact_searches_every_child():
 
 @pytest.mark.parametrize("strategy", ["greedy", "beam", "dfs", "nrpa", "nmcs", "auto"])
 def test_every_solve_is_below_its_bound(scowl, strategy):
-    for seed in (11, 12, 13):
+    for seed in (11, 12):
         solution = solve(deal(seed), strategy, time_limit=None, max_states=150, dictionary=scowl)
         search = solution.record.search
         assert solution.bound is not None and solution.bound >= solution.score
