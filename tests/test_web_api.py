@@ -17,7 +17,6 @@ from starlette.testclient import TestClient
 
 from solver.board import Layout, Position, deal
 from solver.cli import cli
-from solver.dictionary import Dictionary
 from solver.record import Record, Turn
 from solver.referee import IllegalTurn, check_record, check_turn
 from solver.rules import Rules
@@ -38,11 +37,6 @@ RECEIPTOR = {
 def example_game():
     """The record of the example game (RULES.md section 7) as a JSON object."""
     return json.loads((Path(__file__).parent / "data" / "example-game.json").read_text())
-
-
-@pytest.fixture(scope="module")
-def scowl():
-    return Dictionary.default()
 
 
 @pytest.fixture(scope="module")
