@@ -22,6 +22,7 @@ from typing import Any
 
 from .. import __version__
 from ..board import STANDARD_PATTERN, BoardError, Layout, Position, deal
+from ..budget import UNSET, search_budget
 from ..dictionary import Dictionary
 from ..movegen import generate_plays
 from ..play import Play
@@ -394,15 +395,15 @@ class Api:
         max_states = None
         if data.get("max_states") is not None:
             max_states = _integer(data, "max_states", None, 1, self.limits.max_states)
-        if time_limit is None and max_states is None:
-            time_limit = 10.0
+        # The same rule as every command: 10 s unless a state budget is given.
+        budget = search_budget(UNSET if time_limit is None else time_limit, max_states)
         rules = read_rules(data)
         return SolveRequest(
             layout=layout,
             strategy=strategy,
             rules=rules,
-            time_limit=time_limit,
-            max_states=max_states,
+            time_limit=budget.time_limit,
+            max_states=budget.max_states,
             max_moves=_max_moves(data, self.limits, rules),
             seed=_integer(data, "seed", 0, 0, self.limits.max_seed),
         )
