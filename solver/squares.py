@@ -194,6 +194,7 @@ def _as_int64(masks: tuple[Bitboard, ...]) -> np.ndarray:
 # int64 there: 63 squares fit without touching the sign bit.
 NEIGHBOUR_TABLE = _as_int64(NEIGHBOUR_MASKS)
 KNIGHT_TABLE = _as_int64(KNIGHT_MASKS)
+QUEEN_TABLE = _as_int64(QUEEN_MASKS)
 
 
 def _build_between_table() -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Shared fixtures: the example board of DESIGN.md and a small word list."""
+"""Shared fixtures: the example board of RULES.md and a small word list."""
 
 import pytest
 

@@ -75,20 +75,18 @@ from typing import Any
 import numpy as np
 
 from ..board import Layout
-from ..dictionary import _FIRST_SHIFT, _MASK_BITS, _WORD_BIT, ROOT, Dictionary, _popcount
+from ..dictionary import Dictionary
+from ..kernels.bits import lowest_square
 from ..kernels.jit import kernel
-from ..rules import CLEAR_BONUS_BASE, CLEAR_BONUS_PER_ROUND, VOWELS, Rules, clear_bonus
+from ..kernels.letters import IS_VOWEL, VOWEL_CODES
+from ..kernels.trie import ROOT, child, child_mask, first_child, is_word
+from ..rules import CLEAR_BONUS_BASE, CLEAR_BONUS_PER_ROUND, Rules, clear_bonus
 
-#: Letter codes (A = 0) of the vowels.
-VOWEL_CODES = np.array(sorted(ord(v) - ord("A") for v in VOWELS), dtype=np.int64)
 #: Words longer than this are never counted: no board has more tiles than squares.
 _MAX_LENGTH = 63
 #: Up to this many letters, the fitting words are found by walking the trie along the letters;
 #: with more, by reading every word (measured: the walk is faster up to about 28 letters).
 WALK_LETTERS = 28
-_CHILD_BITS = _MASK_BITS
-_IS_VOWEL = np.zeros(26, dtype=np.int64)
-_IS_VOWEL[VOWEL_CODES] = 1
 
 
 @kernel
@@ -101,16 +99,14 @@ def _word_tables(nodes, word_ids, words, is_vowel):
     depth = np.zeros(count, dtype=np.int64)
     # Nodes are in breadth-first order: a parent always comes before its children.
     for node in range(count):
-        packed = nodes[node]
-        rest = packed & _CHILD_BITS
-        child = packed >> _FIRST_SHIFT
+        rest = child_mask(nodes, node)
+        kid = first_child(nodes, node)
         while rest:
-            low = rest & -rest
-            parent[child] = node
-            letter[child] = _popcount(low - 1)
-            depth[child] = depth[node] + 1
-            child += 1
-            rest ^= low
+            parent[kid] = node
+            letter[kid] = lowest_square(rest)
+            depth[kid] = depth[node] + 1
+            kid += 1
+            rest &= rest - 1
     lengths = np.zeros(words, dtype=np.int64)
     vowels = np.zeros(words, dtype=np.int64)
     masks = np.zeros(words, dtype=np.int64)
@@ -151,7 +147,7 @@ def _fit_scan(lengths, vowels, masks, counts, start, stop, avail, excluded, shap
         fits = True
         rest = word_mask
         while rest:
-            code = _popcount((rest & -rest) - 1)
+            code = lowest_square(rest)
             if counts[i, code] > avail[code]:
                 fits = False
                 break
@@ -183,7 +179,7 @@ def _fit_walk(nodes, word_ids, position, avail, excluded, min_length, is_vowel, 
     letters = np.zeros(depth_limit + 1, dtype=np.int64)
     depth = 0
     node[0] = ROOT
-    rest[0] = nodes[ROOT] & _CHILD_BITS & avail_mask
+    rest[0] = child_mask(nodes, ROOT) & avail_mask
     while depth >= 0:
         if rest[depth] == 0:
             if depth > 0:  # give the letter of this prefix back
@@ -194,24 +190,22 @@ def _fit_walk(nodes, word_ids, position, avail, excluded, min_length, is_vowel, 
             continue
         low = rest[depth] & -rest[depth]
         rest[depth] ^= low
-        code = _popcount(low - 1)
-        packed = nodes[node[depth]]
-        child = (packed >> _FIRST_SHIFT) + _popcount(packed & _CHILD_BITS & (low - 1))
+        code = lowest_square(low)
+        kid = child(nodes, node[depth], code)
         avail[code] -= 1
         if avail[code] == 0:
             avail_mask &= ~low
         depth += 1
-        node[depth] = child
+        node[depth] = kid
         letter[depth] = code
         vowel_count[depth] = vowel_count[depth - 1] + is_vowel[code]
         letters[depth] = letters[depth - 1] | low
-        packed = nodes[child]
-        if packed & _WORD_BIT and depth >= min_length and not excluded[position[word_ids[child]]]:
+        if is_word(nodes, kid) and depth >= min_length and not excluded[position[word_ids[kid]]]:
             shapes[depth, vowel_count[depth]] += 1
             covered |= letters[depth]
             if depth > longest:
                 longest = depth
-        rest[depth] = packed & _CHILD_BITS & avail_mask if depth < depth_limit else 0
+        rest[depth] = child_mask(nodes, kid) & avail_mask if depth < depth_limit else 0
     return covered, longest
 
 
@@ -299,7 +293,7 @@ class BoundTables:
     def __init__(self, dictionary: Dictionary) -> None:
         arrays = dictionary.arrays
         lengths, vowels, masks, counts = _word_tables(
-            arrays.nodes, arrays.word_ids, len(dictionary), _IS_VOWEL
+            arrays.nodes, arrays.word_ids, len(dictionary), IS_VOWEL
         )
         # Sorted by length (then id), so that a pass can stop at the multiset's size.
         order = np.argsort(lengths, kind="stable")
@@ -357,7 +351,7 @@ class BoundTables:
             if size <= WALK_LETTERS:
                 covered, longest = _fit_walk(
                     self.arrays.nodes, self.arrays.word_ids, self.position, avail,
-                    flags, min_length, _IS_VOWEL, shapes,
+                    flags, min_length, IS_VOWEL, shapes,
                 )  # fmt: skip
             else:
                 start = int(self.starts[min_length])
@@ -371,7 +365,7 @@ class BoundTables:
         table = _pack(shapes, longest, nv, nc)
         present = np.flatnonzero(avail > 0)
         uncovered = present[(covered >> present) & 1 == 0]
-        uncovered_vowels = int(avail[uncovered[_IS_VOWEL[uncovered] == 1]].sum())
+        uncovered_vowels = int(avail[uncovered[IS_VOWEL[uncovered] == 1]].sum())
         uncovered_consonants = int(avail[uncovered].sum()) - uncovered_vowels
         return Profile(table, int(covered), int(longest), uncovered_vowels, uncovered_consonants)
 
