@@ -137,7 +137,7 @@ class BenchSettings:
     strategies: tuple[str, ...]
     time_limit: float | None
     max_states: int | None
-    max_moves: int
+    max_moves: int | None
     seed: int
     rules: Rules = field(default_factory=Rules)
     dictionary: dict[str, Any] = field(default_factory=dict)

@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 import numpy as np
 
 from .outputs import OutputPathError, check_output_path, write_atomically
+from .play import limit_name
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -165,7 +166,7 @@ class Settings:
     strategy: str
     time_limit: float | None
     max_states: int | None
-    max_moves: int
+    max_moves: int | None
     seed: int
     rules: Rules = field(default_factory=Rules)
     dictionary: dict[str, Any] = field(default_factory=dict)
@@ -216,7 +217,7 @@ class Settings:
         return ", ".join(
             [
                 self.strategy,
-                f"K={self.max_moves}",
+                f"K={limit_name(self.max_moves)}",
                 *budget,
                 f"{self.rules.describe()} rules",
                 str(self.dictionary.get("name", "?")),
@@ -256,7 +257,7 @@ class SolveTask:
     strategy: str
     time_limit: float | None
     max_states: int | None
-    max_moves: int
+    max_moves: int | None
     rules: dict[str, Any]
     dict_path: str | None
     dict_sha256: str

@@ -81,7 +81,14 @@ from .kernels.paths import following_squares
 from .kernels.trie import ROOT, child, child_mask, is_word
 from .play import Play, canonical_plays
 from .rules import Rules
-from .squares import BETWEEN_TABLE, KNIGHT_TABLE, NUM_SQUARES, QUEEN_TABLE
+from .squares import (
+    BETWEEN_TABLE,
+    KNIGHT_TABLE,
+    MAX_DISTANCE,
+    NUM_SQUARES,
+    QUEEN_TABLE,
+    WITHIN_TABLE,
+)
 
 __all__ = [
     "GenerationStopped",
@@ -187,6 +194,7 @@ class _Frames(NamedTuple):
     letter_now: np.ndarray  # ... the letter being tried ...
     child_now: np.ndarray  # ... its trie node ...
     tiles_left: np.ndarray  # ... and the tiles of that letter still to try
+    pending: np.ndarray  # the tiles that must land on the path past the square being filled
     origins: np.ndarray  # the order check: movers' origins, destinations, order, precedences
     targets: np.ndarray
     order: np.ndarray
@@ -246,16 +254,45 @@ def _reach(codes, remaining, max_moves):
 
 
 @kernel
-def _pool_fits(search, pool, node):
-    """Whether the tiles of ``pool``, which must still land on the path, may all fit into the
-    words below trie ``node``: no more of them than letters to come, no letter none has."""
-    if popcount(pool) > search.longest_below[node]:
-        return False
+def _letters_of(search, tiles):
+    """The letters (26-bit mask) of the tiles of a bitboard."""
     letters = np.int64(0)
+    while tiles:
+        letters |= np.int64(1) << search.codes[lowest_square(tiles)]
+        tiles &= tiles - 1
+    return letters
+
+
+@kernel
+def _targets_of(search, tiles):
+    """The squares one move of some tile of ``tiles`` may reach, on some board."""
+    targets = np.int64(0)
+    while tiles:
+        tile = lowest_square(tiles)
+        tiles &= tiles - 1
+        targets |= KNIGHT_TABLE[tile] if IS_VOWEL[search.codes[tile]] else QUEEN_TABLE[tile]
+    return targets
+
+
+@kernel
+def _pool_fits(search, pool, node, square, path):
+    """Whether the tiles of ``pool``, which must still land on the path beyond ``square``
+    (the path's last square, trie ``node``), may all fit: no more of them than letters to
+    come below the node, no letter none of its words has next, and each able to reach a
+    square off the ``path`` that the path can still get to."""
+    reach = search.longest_below[node]
+    if popcount(pool) > reach:
+        return False
+    if _letters_of(search, pool) & ~search.letters_below[node]:
+        return False
+    ahead = WITHIN_TABLE[square, min(reach, MAX_DISTANCE)] & ~path
     while pool:
-        letters |= np.int64(1) << search.codes[lowest_square(pool)]
+        tile = lowest_square(pool)
         pool &= pool - 1
-    return letters & ~search.letters_below[node] == 0
+        targets = KNIGHT_TABLE[tile] if IS_VOWEL[search.codes[tile]] else QUEEN_TABLE[tile]
+        if not targets & ahead:
+            return False
+    return True
 
 
 @kernel
@@ -446,13 +483,23 @@ def _search_from(search, table, frames, start):
             kid = child(nodes, frames.node[d], code)
             if search.max_tally[kid] < threshold:
                 continue
-            frames.letter_now[d] = code
-            frames.child_now[d] = kid
-            frames.tiles_left[d] = (
+            tiles = (
                 search.reach_tiles[frames.square_now[d]]
                 & search.letter_tiles[code]
                 & ~(frames.moved[d] | stay)
             )
+            # The tiles that must still land beyond this square (the pool, and the square's
+            # own tile): if the words below cannot take them all, this square must take one.
+            pool = frames.pending[d]
+            spare = search.longest_below[kid] - popcount(pool)
+            unplaced = _letters_of(search, pool) & ~search.letters_below[kid]
+            if spare < -1 or unplaced & ~(np.int64(1) << code):
+                continue
+            if spare == -1 or unplaced:
+                tiles &= pool
+            frames.letter_now[d] = code
+            frames.child_now[d] = kid
+            frames.tiles_left[d] = tiles
             continue
         elif frames.squares_left[d]:
             # The next square: first its own tile, staying; its movers in the next iterations.
@@ -462,12 +509,22 @@ def _search_from(search, table, frames, start):
             allowed = child_mask(nodes, node) & search.spell[d]
             frames.square_now[d] = square
             frames.letters_left[d] = 0
-            committed = frames.moved[d] | frames.must[d]
-            if popcount(committed) < limit or committed & ~frames.moved[d]:
-                # Room for one more mover, or a tile that must move may land here.
-                frames.letters_left[d] = search.reach_letters[square] & allowed
             bit = np.int64(1) << square
-            if not remaining & bit or (frames.moved[d] | frames.must[d]) & bit:
+            moved = frames.moved[d]
+            committed = moved | frames.must[d]
+            pool = committed & ~moved
+            # Movers: one more may come if the limit allows, or a tile that must move may land
+            # here. The tiles that must land past this square (the pool, and the square's own
+            # tile) need letters to come: if there is one too few, this square takes one.
+            pending = (committed | (bit & remaining)) & ~moved
+            spare = search.longest_below[node] - 1 - popcount(pending)
+            frames.pending[d] = pending
+            if spare == -1:
+                frames.letters_left[d] = _letters_of(search, pool & search.reach_tiles[square])
+            elif spare >= 0 and (popcount(committed) < limit or pool):
+                frames.letters_left[d] = search.reach_letters[square]
+            frames.letters_left[d] &= allowed
+            if not remaining & bit or committed & bit:
                 continue
             code = search.codes[square]
             if not allowed >> code & 1:
@@ -484,7 +541,8 @@ def _search_from(search, table, frames, start):
             continue
 
         pool = must & ~moved
-        if pool and not _pool_fits(search, pool, kid):
+        path = frames.path[d] | (np.int64(1) << square)
+        if pool and not _pool_fits(search, pool, kid, square, path):
             continue
         # Push the square.
         depth = d + 1
@@ -494,7 +552,7 @@ def _search_from(search, table, frames, start):
         frames.moved[depth] = moved
         frames.must[depth] = must
         frames.stay[depth] = stay
-        frames.path[depth] = frames.path[d] | (np.int64(1) << square)
+        frames.path[depth] = path
         frames.vowels[depth] = frames.vowels[d] + IS_VOWEL[code]
         frames.letters_left[depth] = 0
         frames.tiles_left[depth] = 0
@@ -505,6 +563,9 @@ def _search_from(search, table, frames, start):
             frames.squares_left[depth] = following_squares(
                 search.line_shape, previous, square, frames.path[depth]
             )
+            if pool and popcount(pool) == search.longest_below[kid]:
+                # Every letter to come is a tile of the pool: only squares they reach.
+                frames.squares_left[depth] &= _targets_of(search, pool)
 
         # Is the path a play?
         if pool or depth < search.min_length or not is_word(nodes, kid):

@@ -184,7 +184,7 @@ def solve(
     board: Layout | str | Record,
     strategy: str | Strategy = "auto",
     time_limit: float | None = DEFAULT_TIME_LIMIT,
-    max_moves: int = DEFAULT_MAX_MOVES,
+    max_moves: int | None = DEFAULT_MAX_MOVES,
     seed: int = 0,
     dictionary: Dictionary | str | os.PathLike[str] | None = None,
     rules: Rules | None = None,
@@ -202,7 +202,8 @@ def solve(
     :param strategy: a name such as ``"beam"`` or ``"beam:width=200"``, or a strategy.
     :param time_limit: seconds of search; ``None`` for no time limit (then give
         ``max_states``). Preparing the kernels before and the bound after take their own time.
-    :param max_moves: the move limit K of the plays considered (RULES.md section 10).
+    :param max_moves: the move limit K of the plays considered (RULES.md section 10), or
+        ``None`` for no limit (then the bound looks at the letters only).
     :param seed: seeds the strategy's random choices.
     :param dictionary: a dictionary, the path of a word list, or ``None`` for the default.
     :param rules: the rules (default: the standard rules, or the record's).
@@ -291,7 +292,7 @@ def _bound(game: Game, outcome: SearchOutcome, search_info: dict[str, Any]) -> i
 
 
 def _check_budget(
-    time_limit: float | None, max_states: int | None, max_moves: int, seed: int
+    time_limit: float | None, max_states: int | None, max_moves: int | None, seed: int
 ) -> None:
     """Refuse budgets and limits no search can run with, naming the argument."""
     if time_limit is not None:
@@ -300,7 +301,7 @@ def _check_budget(
         if not math.isfinite(time_limit) or time_limit <= 0:
             raise ValueError(f"time_limit must be a finite number of seconds > 0, not {time_limit}")
     for name, value, lowest in (("max_states", max_states, 1), ("max_moves", max_moves, 0)):
-        if value is None and name == "max_states":
+        if value is None:  # no state budget; no move limit
             continue
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"{name} must be a whole number, not {value!r}")

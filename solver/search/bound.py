@@ -663,13 +663,15 @@ def board_bound(
     )
 
 
-_START_BOUNDS: OrderedDict[tuple[str, str, Rules, int], BoardBound] = OrderedDict()
+_START_BOUNDS: OrderedDict[tuple[str, str, Rules, int | None], BoardBound] = OrderedDict()
 #: Deals whose bound is remembered (a second solve of a deal, say by another strategy in a
 #: bench, then skips the linear programme, about a second).
 START_BOUNDS_KEPT = 64
 
 
-def start_bound(layout: Layout, dictionary: Dictionary, rules: Rules, max_moves: int) -> BoardBound:
+def start_bound(
+    layout: Layout, dictionary: Dictionary, rules: Rules, max_moves: int | None
+) -> BoardBound:
     """:func:`~solver.search.bound.board_bound` of the opening position, remembered."""
     key = (layout.letters, dictionary.sha256, rules, max_moves)
     found = _START_BOUNDS.get(key)
