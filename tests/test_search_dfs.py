@@ -45,15 +45,16 @@ class Exhaustive:
     ``(tiles left, words played)`` remembered (an exact key: nothing else decides the future
     but the rounds, which equal the number of words played)."""
 
-    def __init__(self, layout, dictionary, rules=None):
+    def __init__(self, layout, dictionary, rules=None, max_moves=MAX_MOVES):
         self.layout = layout
         self.dictionary = dictionary
         self.rules = rules or Rules()
+        self.max_moves = max_moves
         self.value = functools.cache(self._value)
 
     def plays(self, mask, played):
         return generate_plays(
-            self.layout, mask, self.dictionary, self.rules, MAX_MOVES, played
+            self.layout, mask, self.dictionary, self.rules, self.max_moves, played
         )  # fmt: skip
 
     def _value(self, mask, played):
