@@ -571,10 +571,10 @@ def bound(
 ) -> None:
     """Print an upper bound on the final score of a deal: no game can score more.
 
-    By default the bound is for the standard class of plays with at most K moves a turn (the
-    plays `solve` searches); --unrestricted bounds every game the rules allow, looking at the
-    letters only (so does a K above 3, whose placements would take minutes to find). How it is
-    computed, and why it holds: the README's section "letterchess bound".
+    By default the bound is for the plays with at most K moves a turn (the plays `solve`
+    searches); --unrestricted bounds every game the rules allow, looking at the letters only
+    (so do --max-moves all and a K above 3, whose placements would take minutes to find). How
+    it is computed, and why it holds: the README's section "letterchess bound".
     """
     import json
 

@@ -107,6 +107,8 @@ _INITIAL_ROWS = 1 << 14
 _INITIAL_WIDTH = 16
 #: No tally is higher: every square a vowel.
 _MAX_TALLY = 2 * NUM_SQUARES * NUM_SQUARES
+#: The time a piece of the search aims at (well under the 0.2 s in which a stop must be seen).
+PIECE_SECONDS = 0.02
 #: A letter mask allowing every letter.
 _ANY_LETTER = (1 << 26) - 1
 
@@ -253,7 +255,7 @@ def _reach(codes, remaining, max_moves):
     return reach_tiles, reach_letters
 
 
-@kernel
+@kernel(inline=True)
 def _letters_of(search, tiles):
     """The letters (26-bit mask) of the tiles of a bitboard."""
     letters = np.int64(0)
@@ -263,7 +265,7 @@ def _letters_of(search, tiles):
     return letters
 
 
-@kernel
+@kernel(inline=True)
 def _targets_of(search, tiles):
     """The squares one move of some tile of ``tiles`` may reach, on some board."""
     targets = np.int64(0)
@@ -274,7 +276,7 @@ def _targets_of(search, tiles):
     return targets
 
 
-@kernel
+@kernel(inline=True)
 def _pool_fits(search, pool, node, square, path):
     """Whether the tiles of ``pool``, which must still land on the path beyond ``square``
     (the path's last square, trie ``node``), may all fit: no more of them than letters to
@@ -295,7 +297,7 @@ def _pool_fits(search, pool, node, square, path):
     return True
 
 
-@kernel
+@kernel(inline=True)
 def _move_order(search, frames, depth):
     """Find the witness's move order for the path ``frames[1..depth]`` (see the module
     docstring): the movers sorted by origin are left in ``frames.origins/targets[:n]`` and
@@ -353,16 +355,18 @@ def _move_order(search, frames, depth):
     return count if legal else -1
 
 
-@kernel
+@kernel(inline=True)
 def _slot(word_id, tiles, mask):
-    """The first hash slot of a play (a multiply-xorshift mix of its key)."""
-    h = np.uint64(tiles) * np.uint64(0x9E3779B97F4A7C15)
-    h ^= np.uint64(word_id) * np.uint64(0xC2B2AE3D27D4EB4F)
-    h ^= h >> np.uint64(29)
+    """The first hash slot of a play: its key mixed by splitmix64's finaliser (every bit of
+    the key reaches the low bits the mask keeps)."""
+    h = np.uint64(tiles) ^ (np.uint64(word_id) * np.uint64(0x9E3779B97F4A7C15))
+    h = (h ^ (h >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    h = (h ^ (h >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    h ^= h >> np.uint64(31)
     return np.int64(h & np.uint64(mask))
 
 
-@kernel
+@kernel(inline=True)
 def _smaller_witness(table, row, frames, depth, count):
     """Whether the witness in ``frames`` comes before the one stored in ``row`` (fewest
     moves, then path, then moves, as :meth:`solver.play.Play.witness_key`)."""
@@ -381,7 +385,7 @@ def _smaller_witness(table, row, frames, depth, count):
     return False
 
 
-@kernel
+@kernel(inline=True)
 def _write_witness(table, row, frames, depth, count):
     for i in range(depth):
         table.paths[row, i] = frames.square[i + 1]
@@ -391,7 +395,7 @@ def _write_witness(table, row, frames, depth, count):
     table.move_counts[row] = count
 
 
-@kernel
+@kernel(inline=True)
 def _count_row(table, score):
     """Count a new row's tally towards the best-N threshold, and raise the threshold while
     at least N rows tally more than it."""
@@ -405,7 +409,7 @@ def _count_row(table, score):
         state[_THRESHOLD] += 1
 
 
-@kernel
+@kernel(inline=True)
 def _record(search, table, frames, depth, word_id, tiles, score):
     """Put the play on ``frames[1..depth]`` into the table if its moves have a legal order,
     or its witness if smaller than the one kept. Returns a piece status."""
@@ -439,7 +443,7 @@ def _record(search, table, frames, depth, word_id, tiles, score):
     return _DONE
 
 
-@kernel
+@kernel(counted=False)
 def _search_from(search, table, frames, start):
     """One piece: every play whose path starts on ``start``, into ``table``. Returns
     :data:`_DONE`, or :data:`_TABLE_FULL` / :data:`_TOO_LONG` when the table needs more rows
@@ -513,16 +517,18 @@ def _search_from(search, table, frames, start):
             moved = frames.moved[d]
             committed = moved | frames.must[d]
             pool = committed & ~moved
-            # Movers: one more may come if the limit allows, or a tile that must move may land
-            # here. The tiles that must land past this square (the pool, and the square's own
-            # tile) need letters to come: if there is one too few, this square takes one.
+            # The movers that may come: a tile of the pool, or any tile if the move limit
+            # leaves room for one more (the square's own tile must then move too), and the
+            # tiles that must land past this square (the pool, and the square's own tile)
+            # need letters to come: if there is one too few, this square takes one of them.
             pending = (committed | (bit & remaining)) & ~moved
             spare = search.longest_below[node] - 1 - popcount(pending)
             frames.pending[d] = pending
-            if spare == -1:
-                frames.letters_left[d] = _letters_of(search, pool & search.reach_tiles[square])
-            elif spare >= 0 and (popcount(committed) < limit or pool):
+            needed = popcount(committed | (bit & remaining))
+            if spare >= 0 and needed < limit:
                 frames.letters_left[d] = search.reach_letters[square]
+            elif spare >= -1 and needed <= limit:
+                frames.letters_left[d] = _letters_of(search, pool & search.reach_tiles[square])
             frames.letters_left[d] &= allowed
             if not remaining & bit or committed & bit:
                 continue
@@ -578,6 +584,18 @@ def _search_from(search, table, frames, start):
         if status != _DONE:
             return status
     return _DONE
+
+
+@kernel(counted=False)
+def _search_squares(search, table, frames, squares):
+    """:func:`_search_from` each square of ``squares`` in turn. Returns ``(status, index)``:
+    :data:`_DONE` and the number of squares, or the status of the first square that did not
+    finish and its index in ``squares`` (it and the squares after it are still to do)."""
+    for i in range(squares.shape[0]):
+        status = _search_from(search, table, frames, squares[i])
+        if status != _DONE:
+            return status, i
+    return _DONE, squares.shape[0]
 
 
 @kernel
@@ -723,18 +741,48 @@ def raw_plays(
     width = min(_INITIAL_WIDTH, depth)
     moves_width = max(1, min(width, limit))
     table = _new_table(_INITIAL_ROWS, max(width, 1), moves_width, best or 0, min_tally)
-    for start in range(NUM_SQUARES):
-        if not (remaining_mask >> start & 1 or search.reach_tiles[start]):
-            continue
-        while (status := _search_from(search, table, frames, start)) != _DONE:
+    starts = [sq for sq in range(NUM_SQUARES) if remaining_mask >> sq & 1 or search.reach_tiles[sq]]
+    pieces = _Pieces(starts)
+    while (squares := pieces.next()) is not None:
+        started = time.perf_counter()
+        while True:
+            status, done = _search_squares(search, table, frames, squares)
+            if status == _DONE:
+                break
+            # Run the square that needed room again, into a larger table, and those after it.
+            squares = squares[done:]
             rows = table.word_ids.shape[0] * (4 if status == _TABLE_FULL else 1)
             if status == _TOO_LONG:
                 width = depth
                 moves_width = max(1, min(width, limit))
             table = _grown(table, rows, width, moves_width)
+        pieces.took(time.perf_counter() - started)
         if stop is not None and stop():
             raise GenerationStopped
     return _rows(table, best)
+
+
+class _Pieces:
+    """The first squares of the paths, in pieces for :func:`_search_squares`: one square at
+    first, then as many as take about :data:`PIECE_SECONDS` by the time the last ones took
+    (a kernel call has a fixed cost of some microseconds, and the search from one square takes
+    from microseconds to tens of milliseconds)."""
+
+    def __init__(self, squares: list[int]) -> None:
+        self.squares = squares
+        self.size = 1
+        self.given = 0
+
+    def next(self) -> np.ndarray | None:
+        if self.given >= len(self.squares):
+            return None
+        piece = self.squares[self.given : self.given + self.size]
+        self.given += len(piece)
+        return np.array(piece, dtype=np.int64)
+
+    def took(self, seconds: float) -> None:
+        per_square = seconds / max(self.size, 1)
+        self.size = max(1, min(2 * self.size, int(PIECE_SECONDS / max(per_square, 1e-7))))
 
 
 def _rows(table: _Table, best: int | None) -> RawPlays:

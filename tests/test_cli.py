@@ -295,7 +295,7 @@ def test_bound_of_a_deal(runner):
     assert result.exit_code == 0, result.output
     expected = board_bound(deal(1), Dictionary.default(), max_moves=2)
     first = result.output.splitlines()[0]
-    assert first.startswith(f"Upper bound: {expected.score} (standard class of plays")
+    assert first.startswith(f"Upper bound: {expected.score} (plays with at most 2 moves")
     assert "at most 2 moves a turn" in first
 
 

@@ -122,20 +122,27 @@ def test_kernel_equals_reference_on_full_deals(scowl, max_moves):
 
 
 def test_every_play_of_an_opening_passes_the_referee(scowl):
-    for name in ("deal-03.txt", "deal-04.txt"):
-        layout = read_board(str(BOARDS / name))
-        position = Position.start(layout)
-        plays = generate_plays(layout, layout.tile_mask, scowl, Rules(), None)
-        assert len(plays) > 10_000
-        for play in plays:
-            assert check_turn(layout, position, play.to_turn(), Rules(), scowl) == play.tiles_mask
+    layout = read_board(str(BOARDS / "deal-03.txt"))
+    position = Position.start(layout)
+    plays = generate_plays(layout, layout.tile_mask, scowl, Rules(), None)
+    assert len(plays) > 10_000
+    assert max(len(play.moves) for play in plays) >= 10
+    for play in plays:
+        assert check_turn(layout, position, play.to_turn(), Rules(), scowl) == play.tiles_mask
+
+
+def midgame(name="deal-08.txt", tiles=18):
+    """A position of ``tiles`` tiles of a benchmark deal (a dense region of it): every play
+    with no move limit takes a fraction of a second there, against seconds on a full deal."""
+    layout = read_board(str(BOARDS / name))
+    return layout, _region(layout, tiles, random.Random(name))
 
 
 def test_limits_nest(scowl):
-    layout = read_board(str(BOARDS / "deal-05.txt"))
+    layout, remaining = midgame()
     previous: set = set()
-    for max_moves in (0, 1, 2, 3, 4, None):
-        plays = generate_plays(layout, layout.tile_mask, scowl, Rules(), max_moves)
+    for max_moves in (0, 1, 2, 3, 4, 6, None):
+        plays = generate_plays(layout, remaining, scowl, Rules(), max_moves)
         keys = {p.key for p in plays}
         assert previous < keys, max_moves
         if max_moves is not None:
@@ -144,8 +151,8 @@ def test_limits_nest(scowl):
 
 
 def test_plays_are_sorted_and_unique(scowl):
-    layout = deal(8)
-    plays = generate_plays(layout, layout.tile_mask, scowl, Rules(), None)
+    layout, remaining = midgame("deal-09.txt")
+    plays = generate_plays(layout, remaining, scowl, Rules(), None)
     assert len({p.key for p in plays}) == len(plays)
     keys = [(-p.score, p.word, p.tiles_mask) for p in plays]
     assert keys == sorted(keys)
@@ -303,21 +310,26 @@ def test_example_board_top_plays(scowl):
 
 
 @pytest.mark.parametrize("max_moves", [2, None])
-@pytest.mark.parametrize("best", [1, 64, 256, 1024])
-def test_best_plays_are_the_top_of_all_plays(scowl, max_moves, best):
-    layout = read_board(str(BOARDS / "deal-06.txt"))
-    args = (layout, layout.tile_mask, scowl, Rules(), max_moves)
+def test_best_plays_are_the_top_of_all_plays(scowl, max_moves):
+    if max_moves is None:
+        layout, remaining = midgame("deal-06.txt", 20)
+    else:
+        layout = read_board(str(BOARDS / "deal-06.txt"))
+        remaining = layout.tile_mask
+    args = (layout, remaining, scowl, Rules(), max_moves)
     every = generate_plays(*args)
-    assert generate_plays(*args, best=best) == every[:best]
-    # The raw rows: the best plays and every play tied with the last of them.
-    raw = raw_plays(*args, best=best)
-    nth = every[best - 1].score
-    assert sorted(raw.scores.tolist()) == sorted(p.score for p in every if p.score >= nth)
+    assert len(every) > 1500
+    for best in (1, 64, 256, 1024):
+        assert generate_plays(*args, best=best) == every[:best]
+        # The raw rows: the best plays and every play tied with the last of them.
+        raw = raw_plays(*args, best=best)
+        nth = every[best - 1].score
+        assert sorted(raw.scores.tolist()) == sorted(p.score for p in every if p.score >= nth)
 
 
 def test_min_tally(scowl):
-    layout = read_board(str(BOARDS / "deal-07.txt"))
-    args = (layout, layout.tile_mask, scowl, Rules(), None)
+    layout, remaining = midgame("deal-07.txt", 22)
+    args = (layout, remaining, scowl, Rules(), None)
     every = generate_plays(*args)
     assert generate_plays(*args, min_tally=60) == [p for p in every if p.score >= 60]
     assert generate_plays(*args, best=10, min_tally=10_000) == []
@@ -343,7 +355,7 @@ def test_stop_is_polled_between_pieces(scowl):
 
     with pytest.raises(GenerationStopped):
         raw_plays(layout, layout.tile_mask, scowl, Rules(), None, stop=stop)
-    assert len(calls) == 3
+    assert len(calls) == 3  # after the third piece: the search stopped there
     # A stop test that never fires changes nothing.
     every = generate_plays(layout, layout.tile_mask, scowl, Rules(), 2)
     assert generate_plays(layout, layout.tile_mask, scowl, Rules(), 2, stop=lambda: False) == every
@@ -360,7 +372,7 @@ def test_a_deadline_with_an_injected_clock(scowl):
         return now[0]
 
     with pytest.raises(GenerationStopped):
-        raw_plays(layout, layout.tile_mask, scowl, Rules(), None, stop=deadline_stop(0.05, clock))
+        raw_plays(layout, layout.tile_mask, scowl, Rules(), 2, stop=deadline_stop(0.05, clock))
     assert 0.05 <= now[0] <= 0.07
 
 
@@ -458,9 +470,10 @@ def test_full_golden_file(scowl):
 
 def test_witness_is_the_one_generate_plays_keeps(scowl):
     layout = deal(21)
-    for max_moves in (2, None):
-        plays = generate_plays(layout, layout.tile_mask, scowl, Rules(), max_moves)
-        args = (layout, layout.tile_mask, scowl, Rules(), max_moves)
+    for max_moves, remaining in ((2, layout.tile_mask), (None, midgame("deal-09.txt")[1])):
+        layout = read_board(str(BOARDS / "deal-09.txt")) if max_moves is None else layout
+        args = (layout, remaining, scowl, Rules(), max_moves)
+        plays = generate_plays(*args)
         for play in plays[:: max(1, len(plays) // 40)]:
             assert witness(*args, play.word, play.tiles_mask) == play
     assert witness(layout, layout.tile_mask, scowl, Rules(), 2, "ZZZZ", 7) is None

@@ -16,7 +16,7 @@ from .jit import kernel
 __all__ = ["following_squares"]
 
 
-@kernel
+@kernel(inline=True)
 def following_squares(line_shape, previous, square, path):
     """The squares that may follow ``square`` on a path of the squares ``path`` (a bitboard,
     ``square`` included) whose square before ``square`` is ``previous`` (-1 if ``square`` is

@@ -63,7 +63,7 @@ def pack_nodes(child_masks: np.ndarray, ends_word: np.ndarray, first: np.ndarray
     )
 
 
-@kernel
+@kernel(inline=True)
 def child(nodes, node, code):
     """The child of ``node`` along letter ``code`` (0..25, not checked), or -1 if none."""
     packed = nodes[node]
@@ -73,25 +73,25 @@ def child(nodes, node, code):
     return (packed >> _FIRST_SHIFT) + popcount(packed & (bit - 1))
 
 
-@kernel
+@kernel(inline=True)
 def child_mask(nodes, node):
     """The letters that can follow ``node``'s prefix, as a 26-bit mask (bit 0 = ``a``)."""
     return nodes[node] & _MASK_BITS
 
 
-@kernel
+@kernel(inline=True)
 def first_child(nodes, node):
     """The index of ``node``'s first child (meaningless when its child mask is 0)."""
     return nodes[node] >> _FIRST_SHIFT
 
 
-@kernel
+@kernel(inline=True)
 def is_word(nodes, node):
     """Whether ``node``'s prefix is a word (reads only ``nodes``)."""
     return (nodes[node] & _WORD_BIT) != 0
 
 
-@kernel
+@kernel(inline=True)
 def word_id_at(word_ids, node):
     """The id of the word ending at ``node``, or -1 if its prefix is not a word."""
     return word_ids[node]

@@ -53,7 +53,7 @@ play words ``w1 … wk`` (tiles removed ``T1 … Tk``) and end with tiles ``R`` 
   holds.
 
 The bound never looks at the board, the move limit or the word shape, so it holds for every
-rule variant, and a fortiori for the standard class of plays the search generates.
+rule variant, and a fortiori for the plays the search generates, with any move limit.
 
 Children of a node
 ------------------
@@ -420,8 +420,9 @@ class BoardBound:
     :ivar score: the bound on the final score: the word points already won plus ``future``.
     :ivar future: the bound on the points still to gain (word points, plus the clear bonus or
         minus the leftover penalty).
-    :ivar max_moves: the move limit ``K`` of the standard class the bound is for, or ``None``
-        for the unrestricted rules (any moves: then only the letters count).
+    :ivar max_moves: the move limit ``K`` of the plays the bound is for (the full class with at
+        most ``K`` moves, RULES.md section 10), or ``None`` for the unrestricted rules (any
+        moves: then only the letters count).
     :ivar candidates: the words that could still be played (they fit the letters left, were not
         played, and, with ``K``, are formable on the board).
     :ivar longest: the longest candidate's length (0 if none).
@@ -450,7 +451,7 @@ class BoardBound:
         if self.max_moves is None:
             return "unrestricted rules (letters only)"
         moves = f"{self.max_moves} move{'s' * (self.max_moves != 1)}"
-        return f"standard class of plays, at most {moves} a turn"
+        return f"plays with at most {moves} a turn"
 
 
 class _Packing:
@@ -535,8 +536,9 @@ def board_bound(
     placed: bool = True,
 ) -> BoardBound:
     """An admissible upper bound on the final score of any game from a position, for the
-    standard class of plays with move limit ``max_moves`` (or, with ``None`` or a limit above
-    :data:`MAX_PLACEMENT_MOVES`, for any plays: the returned ``max_moves`` says which).
+    plays with at most ``max_moves`` moves a turn (the full class of RULES.md section 10, and
+    so the standard class) or, with ``None`` or a limit above :data:`MAX_PLACEMENT_MOVES`, for
+    any plays: the returned ``max_moves`` says which.
 
     :param remaining: the tiles still on the board (default: all, the opening position).
     :param played: the words already played (as many rounds as words).
@@ -547,7 +549,7 @@ def board_bound(
 
     **Candidates.** A word played from now on fits the letters left (counted with
     multiplicity), has at least ``min_word_length`` letters and was not played before; for
-    the standard class it is also spelt along one of its *placements*
+    a move limit it is also spelt along one of its *placements*
     (:func:`solver.formable.placements`): a path whose *in-place* squares hold, untouched, the
     very tiles dealt there, the others (at most ``K``) being filled by moved tiles. These words
     are the *candidates*; a letter left on the board that no candidate contains can never be
