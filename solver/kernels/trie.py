@@ -38,6 +38,7 @@ __all__ = [
     "lookup",
     "node_summaries",
     "pack_nodes",
+    "parents",
     "walk",
     "word_id_at",
 ]
@@ -132,22 +133,33 @@ class NodeSummaries(NamedTuple):
 
 
 @kernel
-def _summarise(nodes):
+def parents(nodes):
+    """``(parent, letter, depth)`` of every node: its parent (-1 for the root), the letter
+    code leading to it and its depth (its prefix's length), as ``int64`` arrays."""
     count = nodes.shape[0]
-    depth = np.zeros(count, dtype=np.int64)
-    vowels = np.zeros(count, dtype=np.int64)
+    parent = np.full(count, -1, dtype=np.int64)
     letter = np.zeros(count, dtype=np.int64)
-    # Breadth-first order: a parent comes before its children ...
+    depth = np.zeros(count, dtype=np.int64)
+    # Nodes are in breadth-first order: a parent always comes before its children.
     for node in range(count):
         rest = child_mask(nodes, node)
         kid = first_child(nodes, node)
         while rest:
-            code = lowest_square(rest)
-            rest &= rest - 1
+            parent[kid] = node
+            letter[kid] = lowest_square(rest)
             depth[kid] = depth[node] + 1
-            vowels[kid] = vowels[node] + IS_VOWEL[code]
-            letter[kid] = code
             kid += 1
+            rest &= rest - 1
+    return parent, letter, depth
+
+
+@kernel
+def _summarise(nodes):
+    count = nodes.shape[0]
+    parent, letter, depth = parents(nodes)
+    vowels = np.zeros(count, dtype=np.int64)
+    for node in range(1, count):  # parents first
+        vowels[node] = vowels[parent[node]] + IS_VOWEL[letter[node]]
     max_tally = np.zeros(count, dtype=np.int64)
     longest = np.zeros(count, dtype=np.int64)
     below = np.zeros(count, dtype=np.int64)

@@ -79,7 +79,7 @@ from ..dictionary import Dictionary
 from ..kernels.bits import lowest_square
 from ..kernels.jit import kernel
 from ..kernels.letters import IS_VOWEL, VOWEL_CODES
-from ..kernels.trie import ROOT, child, child_mask, first_child, is_word
+from ..kernels.trie import ROOT, child, child_mask, is_word, parents
 from ..rules import CLEAR_BONUS_BASE, CLEAR_BONUS_PER_ROUND, Rules, clear_bonus
 
 #: Words longer than this are never counted: no board has more tiles than squares.
@@ -94,19 +94,7 @@ def _word_tables(nodes, word_ids, words, is_vowel):
     """Every word's length, vowel count, letter mask and letter counts (``uint8``, saturating at
     255: such a word never fits anyway), indexed by word id, read off the kernel trie."""
     count = nodes.shape[0]
-    parent = np.full(count, -1, dtype=np.int64)
-    letter = np.zeros(count, dtype=np.int64)
-    depth = np.zeros(count, dtype=np.int64)
-    # Nodes are in breadth-first order: a parent always comes before its children.
-    for node in range(count):
-        rest = child_mask(nodes, node)
-        kid = first_child(nodes, node)
-        while rest:
-            parent[kid] = node
-            letter[kid] = lowest_square(rest)
-            depth[kid] = depth[node] + 1
-            kid += 1
-            rest &= rest - 1
+    parent, letter, depth = parents(nodes)
     lengths = np.zeros(words, dtype=np.int64)
     vowels = np.zeros(words, dtype=np.int64)
     masks = np.zeros(words, dtype=np.int64)
