@@ -13,9 +13,10 @@ One process, one thread, everything side by side so that the ratios compare like
    issue-4 kernel of the standard class (``standard_class.py``) with its plays.
 2. **Bounded mode**, with no move limit: the best N plays (N = 64, 256, 1,024) and the plays
    above a tally threshold, against generating every play.
-3. **Pieces and memory**, with no move limit: the longest piece of the search (the most time
-   between two polls of the stop test: how late a deadline or Ctrl-C is noticed), the peak of
-   the memory numpy allocates (``tracemalloc``) and the process's peak resident set.
+3. **Pieces and memory**, while generating every play with no move limit: the longest piece
+   of the search (the most time between two polls of the stop test: how late a deadline or
+   Ctrl-C is noticed), the peak of the memory numpy allocates (``tracemalloc``) and the
+   process's peak resident set.
 4. ``letterchess plays`` as a whole command, cold (numba compiling) and warm.
 
 It prints Markdown tables.
@@ -104,18 +105,35 @@ def limits_table(layouts: list[Layout], dictionary: Dictionary, repeat: int) -> 
 
 
 def bounded_table(layouts: list[Layout], dictionary: Dictionary) -> None:
-    rules = Rules()
+    """Every play and the bounded modes, no move limit; while generating every play, the
+    longest piece (time between two polls of the stop test) and the numpy memory peak."""
     modes: list[tuple[str, dict]] = [("every play", {})]
     modes += [(f"best {n}", {"best": n}) for n in BEST]
     modes.append((f"tally >= {THRESHOLD}", {"min_tally": THRESHOLD}))
     seconds: dict[str, list[float]] = {label: [] for label, _ in modes}
     rows: dict[str, list[int]] = {label: [] for label, _ in modes}
+    longest, peaks = [], []
     for layout in layouts:
+        args = (layout, layout.tile_mask, dictionary, Rules(), None)
         for label, options in modes:
-            args = (layout, layout.tile_mask, dictionary, rules, None)
-            spent, raw = timed(lambda a=args, o=options: raw_plays(*a, **o), 1)
-            seconds[label].append(spent)
+            polls = [time.perf_counter()]
+
+            def stop(polls: list[float] = polls) -> bool:
+                polls.append(time.perf_counter())
+                return False
+
+            tracemalloc.start()
+            started = time.perf_counter()
+            raw = raw_plays(*args, **options, stop=stop)
+            seconds[label].append(time.perf_counter() - started)
+            peak = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
             rows[label].append(len(raw.word_ids))
+            if label == "every play":
+                peaks.append(peak)
+                longest.append(max(b - a for a, b in itertools.pairwise(polls)))
+            del raw
+        print(f"  {layout.to_line()}: {rows['every play'][-1]} plays", file=sys.stderr)
     print("\n| no move limit | plays returned (median) | ms (median) | speed-up (median) |")
     print("|---|---|---|---|")
     for label, _ in modes:
@@ -124,31 +142,16 @@ def bounded_table(layouts: list[Layout], dictionary: Dictionary) -> None:
             f"| {label} | {statistics.median(rows[label]):.0f} "
             f"| {statistics.median(seconds[label]) * 1e3:.0f} | {statistics.median(ratios):.1f}x |"
         )
-
-
-def pieces_and_memory(layouts: list[Layout], dictionary: Dictionary) -> None:
-    longest, peaks = [], []
-    for layout in layouts:
-        polls = [time.perf_counter()]
-
-        def stop(polls: list[float] = polls) -> bool:
-            polls.append(time.perf_counter())
-            return False
-
-        tracemalloc.start()
-        raw_plays(layout, layout.tile_mask, dictionary, Rules(), None, stop=stop)
-        peaks.append(tracemalloc.get_traced_memory()[1])
-        tracemalloc.stop()
-        longest.append(max(b - a for a, b in itertools.pairwise(polls)))
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print("\n| no move limit, 20 positions | median | max |")
+    print("\n| every play, no move limit, 20 positions | median | max |")
     print("|---|---|---|")
+    print(f"| plays | {statistics.median(rows['every play']):.0f} | {max(rows['every play'])} |")
     print(
         f"| longest piece, ms | {statistics.median(longest) * 1e3:.0f} | {max(longest) * 1e3:.0f} |"
     )
     print(
-        f"| numpy peak (tracemalloc), MB | {statistics.median(peaks) / 1e6:.1f} "
-        f"| {max(peaks) / 1e6:.1f} |"
+        f"| numpy peak (tracemalloc), MB | {statistics.median(peaks) / 1e6:.0f} "
+        f"| {max(peaks) / 1e6:.0f} |"
     )
     print(f"| process peak RSS (whole run), MB | - | {rss:.0f} |")
 
@@ -180,6 +183,7 @@ def command_times(repeat: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--skip-limits", action="store_true", help="Skip the K = 0 ... all table.")
     parser.add_argument("--skip-command", action="store_true", help="Skip the command timings.")
     args = parser.parse_args()
     dictionary = Dictionary.default()
@@ -189,9 +193,9 @@ def main() -> None:
     load = os.getloadavg()[0]
     print(f"{len(layouts)} opening positions of {BOARDS.name}/, standard rules, path words")
     print(f"load average at the start: {load:.2f} ({os.cpu_count()} cores)\n")
-    limits_table(layouts, dictionary, args.repeat)
+    if not args.skip_limits:
+        limits_table(layouts, dictionary, args.repeat)
     bounded_table(layouts, dictionary)
-    pieces_and_memory(layouts, dictionary)
     if not args.skip_command:
         command_times(args.repeat)
     print(f"\nload average at the end: {os.getloadavg()[0]:.2f}")

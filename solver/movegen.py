@@ -85,9 +85,11 @@ from .squares import (
     BETWEEN_TABLE,
     KNIGHT_TABLE,
     MAX_DISTANCE,
+    NEIGHBOUR_MASKS,
     NUM_SQUARES,
     QUEEN_TABLE,
     WITHIN_TABLE,
+    squares_of,
 )
 
 __all__ = [
@@ -101,7 +103,7 @@ __all__ = [
     "witness",
 ]
 
-#: Rows of the play table at first; a piece that fills it is run again with 4 times more.
+#: Rows of the play table at first; a piece that fills it is run again with twice as many.
 _INITIAL_ROWS = 1 << 14
 #: Path squares a row holds at first (longer words are rare); widened when a longer one comes.
 _INITIAL_WIDTH = 16
@@ -109,6 +111,8 @@ _INITIAL_WIDTH = 16
 _MAX_TALLY = 2 * NUM_SQUARES * NUM_SQUARES
 #: The time a piece of the search aims at (well under the 0.2 s in which a stop must be seen).
 PIECE_SECONDS = 0.02
+#: A bitboard of every square.
+_ALL_SQUARES = (1 << NUM_SQUARES) - 1
 #: A letter mask allowing every letter.
 _ANY_LETTER = (1 << 26) - 1
 
@@ -444,8 +448,9 @@ def _record(search, table, frames, depth, word_id, tiles, score):
 
 
 @kernel(counted=False)
-def _search_from(search, table, frames, start):
-    """One piece: every play whose path starts on ``start``, into ``table``. Returns
+def _search_from(search, table, frames, start, second):
+    """Every play whose path starts on ``start`` and goes on to a square of the bitboard
+    ``second`` (or ends there), into ``table``. Returns
     :data:`_DONE`, or :data:`_TABLE_FULL` / :data:`_TOO_LONG` when the table needs more rows
     or wider ones (then run the piece again into a larger table)."""
     nodes = search.nodes
@@ -572,6 +577,8 @@ def _search_from(search, table, frames, start):
             if pool and popcount(pool) == search.longest_below[kid]:
                 # Every letter to come is a tile of the pool: only squares they reach.
                 frames.squares_left[depth] &= _targets_of(search, pool)
+            if depth == 1:
+                frames.squares_left[depth] &= second
 
         # Is the path a play?
         if pool or depth < search.min_length or not is_word(nodes, kid):
@@ -587,15 +594,15 @@ def _search_from(search, table, frames, start):
 
 
 @kernel(counted=False)
-def _search_squares(search, table, frames, squares):
-    """:func:`_search_from` each square of ``squares`` in turn. Returns ``(status, index)``:
-    :data:`_DONE` and the number of squares, or the status of the first square that did not
-    finish and its index in ``squares`` (it and the squares after it are still to do)."""
-    for i in range(squares.shape[0]):
-        status = _search_from(search, table, frames, squares[i])
+def _search_squares(search, table, frames, pieces):
+    """:func:`_search_from` each ``(start, second)`` row of ``pieces`` in turn. Returns
+    ``(status, index)``: :data:`_DONE` and the number of rows, or the status of the first row
+    that did not finish and its index (it and the rows after it are still to do)."""
+    for i in range(pieces.shape[0]):
+        status = _search_from(search, table, frames, pieces[i, 0], pieces[i, 1])
         if status != _DONE:
             return status, i
-    return _DONE, squares.shape[0]
+    return _DONE, pieces.shape[0]
 
 
 @kernel
@@ -742,16 +749,17 @@ def raw_plays(
     moves_width = max(1, min(width, limit))
     table = _new_table(_INITIAL_ROWS, max(width, 1), moves_width, best or 0, min_tally)
     starts = [sq for sq in range(NUM_SQUARES) if remaining_mask >> sq & 1 or search.reach_tiles[sq]]
-    pieces = _Pieces(starts)
-    while (squares := pieces.next()) is not None:
+    # With many moves a square can take a second: cut by second square from the start.
+    pieces = _Pieces(starts, cut=limit > 3)
+    while (piece := pieces.next()) is not None:
         started = time.perf_counter()
         while True:
-            status, done = _search_squares(search, table, frames, squares)
+            status, done = _search_squares(search, table, frames, piece)
             if status == _DONE:
                 break
-            # Run the square that needed room again, into a larger table, and those after it.
-            squares = squares[done:]
-            rows = table.word_ids.shape[0] * (4 if status == _TABLE_FULL else 1)
+            # Run the row that needed room again, into a larger table, and those after it.
+            piece = piece[done:]
+            rows = table.word_ids.shape[0] * (2 if status == _TABLE_FULL else 1)
             if status == _TOO_LONG:
                 width = depth
                 moves_width = max(1, min(width, limit))
@@ -763,26 +771,48 @@ def raw_plays(
 
 
 class _Pieces:
-    """The first squares of the paths, in pieces for :func:`_search_squares`: one square at
-    first, then as many as take about :data:`PIECE_SECONDS` by the time the last ones took
-    (a kernel call has a fixed cost of some microseconds, and the search from one square takes
-    from microseconds to tens of milliseconds)."""
+    """The search cut into pieces for :func:`_search_squares`: rows ``(start, second)``, the
+    paths from the square ``start`` on to a square of the bitboard ``second``. A row is a
+    whole square (``second``: all its neighbours), or, once one square took longer than
+    :data:`PIECE_SECONDS` (or from the start, with ``cut``), one second square. A piece
+    holds one row at first, then, while rows are whole squares, as many as take about
+    :data:`PIECE_SECONDS` by the time the last ones took (a kernel call costs some
+    microseconds, a whole square microseconds to a second); rows cut by second square go one
+    at a time."""
 
-    def __init__(self, squares: list[int]) -> None:
-        self.squares = squares
+    def __init__(self, starts: list[int], cut: bool) -> None:
+        self.rows = [(sq, _ALL_SQUARES) for sq in starts]
         self.size = 1
         self.given = 0
+        self.cut = False
+        if cut:
+            self._cut_the_rest()
 
     def next(self) -> np.ndarray | None:
-        if self.given >= len(self.squares):
+        if self.given >= len(self.rows):
             return None
-        piece = self.squares[self.given : self.given + self.size]
+        piece = self.rows[self.given : self.given + self.size]
         self.given += len(piece)
         return np.array(piece, dtype=np.int64)
 
     def took(self, seconds: float) -> None:
-        per_square = seconds / max(self.size, 1)
-        self.size = max(1, min(2 * self.size, int(PIECE_SECONDS / max(per_square, 1e-7))))
+        per_row = seconds / max(self.size, 1)
+        if per_row > PIECE_SECONDS:
+            self._cut_the_rest()
+        if self.cut:
+            return  # rows cut by second square vary too much to be grouped: one at a time
+        self.size = max(1, min(2 * self.size, int(PIECE_SECONDS / max(per_row, 1e-7))))
+
+    def _cut_the_rest(self) -> None:
+        self.cut = True
+        self.size = 1
+        rest = []
+        for start, second in self.rows[self.given :]:
+            if second != _ALL_SQUARES:
+                rest.append((start, second))
+                continue
+            rest += [(start, 1 << sq) for sq in squares_of(NEIGHBOUR_MASKS[start])]
+        self.rows[self.given :] = rest
 
 
 def _rows(table: _Table, best: int | None) -> RawPlays:
@@ -792,9 +822,9 @@ def _rows(table: _Table, best: int | None) -> RawPlays:
         tiles=table.tiles[:used].copy(),
         scores=table.scores[:used].astype(np.int64),
         path_lengths=table.path_lengths[:used].astype(np.int64),
-        paths=table.paths[:used].copy(),
+        paths=table.paths[:used],
         move_counts=table.move_counts[:used].astype(np.int64),
-        moves=table.moves[:used].copy(),
+        moves=table.moves[:used],
     )
     if best is None or used <= best:
         return raw
