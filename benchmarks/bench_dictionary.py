@@ -9,7 +9,7 @@ temporary directory: empty for a cold load (nothing cached: parse, sort, hash, b
 write the cache), already filled for a warm load. Inside the process the script times the
 imports, :meth:`Dictionary.default` (the trie), the first use of :attr:`Dictionary.arrays`,
 the first call of any njit function (numba's one-time set-up in a process, here the tiny
-``_word_id_at``) and then the first ``lookup_word_id`` (numba loading the other cached
+``word_id_at``) and then the first ``lookup_word_id`` (numba loading the other cached
 walkers, or compiling them if numba's own cache is cold); outside, the whole process. It
 prints medians (and minimums) as a Markdown table, then the sizes and the in-process lookup
 speed of both forms.
@@ -30,7 +30,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from solver.dictionary import ROOT, Dictionary, _child, _word_id_at
+from solver.dictionary import Dictionary
+from solver.kernels.trie import ROOT, child, word_id_at
 
 # Runs in the child process; prints one JSON line of timings in seconds.
 CHILD = r"""
@@ -38,13 +39,14 @@ import json, time
 t0 = time.perf_counter()
 import numba  # noqa: F401
 t1 = time.perf_counter()
-from solver.dictionary import Dictionary, _word_id_at, lookup_word_id
+from solver.dictionary import Dictionary, lookup_word_id
+from solver.kernels.trie import word_id_at
 t2 = time.perf_counter()
 d = Dictionary.default()
 t3 = time.perf_counter()
 arrays = d.arrays
 t4 = time.perf_counter()
-_word_id_at(arrays.word_ids, 0)
+word_id_at(arrays.word_ids, 0)
 t5 = time.perf_counter()
 assert lookup_word_id(arrays, "cat") == d.word_id("cat")
 t6 = time.perf_counter()
@@ -84,18 +86,18 @@ def summarise(label: str, runs: list[dict]) -> str:
     return f"| {label} | " + " | ".join(cells) + " |"
 
 
-@njit  # not cache=True: numba's cache misses changes to _child in another file
+@njit  # not cache=True: numba's cache misses changes to child in another file
 def _lookup_all(nodes, word_ids, codes, starts):
     """Kernel ids of all packed words, walking letter by letter (benchmark inner loop)."""
     total = 0
     for i in range(starts.shape[0] - 1):
         node = ROOT
         for j in range(starts[i], starts[i + 1]):
-            node = _child(nodes, node, codes[j])
+            node = child(nodes, node, codes[j])
             if node < 0:
                 break
         if node >= 0:
-            total += _word_id_at(word_ids, node)
+            total += word_id_at(word_ids, node)
     return total
 
 
@@ -122,7 +124,7 @@ def lookup_speed(repeat: int) -> list[str]:
     python = best(lambda: [w in d for w in words])
     letters = int(starts[-1])
     return [
-        f"- kernel walk (njit, `_child` per letter) of all {len(words):,} words "
+        f"- kernel walk (njit, `child` per letter) of all {len(words):,} words "
         f"({letters:,} letters): {kernel * 1e3:.1f} ms, {kernel / letters * 1e9:.1f} ns "
         f"per letter, {kernel / len(words) * 1e9:.0f} ns per word",
         f"- `word in Dictionary` (marisa-trie, from Python) for all words: {python * 1e3:.1f} ms,"

@@ -23,6 +23,7 @@ from .board import LETTER_SOURCES, BoardError, Layout, deal, read_bag, read_boar
 from .budget import UNSET, Budget, search_budget
 from .config import DEFAULT_TIME_LIMIT
 from .inputs import MAX_RECORD_BYTES, is_file_path, read_text
+from .play import describe_class, limit_name
 from .record import Record, RecordError
 from .render import count_of
 from .rules import Rules, RulesError, tally
@@ -31,6 +32,7 @@ from .squares import WIDTH, square_name
 if TYPE_CHECKING:
     from .board import Position
     from .dictionary import Dictionary
+    from .play import Play
     from .runs.distribution import DistributionRun
     from .runs.settings import RunSettings
 
@@ -96,14 +98,33 @@ def load_words(dict_path: str | None) -> Dictionary:
     return dictionary
 
 
+class MoveLimit(click.ParamType):
+    """A move limit: a number K >= 0, or ``all`` for none (``None``)."""
+
+    name = "K|all"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> int | None:
+        if value is None or isinstance(value, int):
+            return value
+        if str(value).strip().lower() == "all":
+            return None
+        try:
+            limit = int(value)
+        except ValueError:
+            limit = -1
+        if limit < 0:
+            self.fail(f"{value!r} is not a number of moves >= 0 or 'all'", param, ctx)
+        return limit
+
+
 def max_moves_option(command: Callable[..., Any]) -> Callable[..., Any]:
-    """``--max-moves K``: the move limit of the plays considered (RULES.md section 10)."""
+    """``--max-moves K|all``: the move limit of the plays considered (RULES.md section 10)."""
     return click.option(
         "--max-moves",
-        type=click.IntRange(min=0),
-        default=2,
+        type=MoveLimit(),
+        default="2",
         show_default=True,
-        help="Most tiles moved in a turn (K).",
+        help="Most tiles moved in a turn (K), or 'all' for no limit (the real game).",
     )(command)
 
 
@@ -497,7 +518,7 @@ def _position_of(
 def plays(
     board_spec: str | None,
     record_path: str | None,
-    max_moves: int,
+    max_moves: int | None,
     top: int,
     show_all: bool,
     as_json: bool,
@@ -507,8 +528,8 @@ def plays(
     """List the plays from a board (or from the end of a game record), best first: tally,
     word, moves and path.
 
-    Plays are those of the standard class (RULES.md): at most K tiles move, each once, from
-    off the word's path onto its empty squares.
+    Plays are those of the full class (RULES.md section 10): each tile moves at most once,
+    every moved tile is in the word; with K, at most K tiles move.
     """
     import json
 
@@ -517,9 +538,12 @@ def plays(
     dictionary = load_words(dict_path)
     position, rules = _position_of(board_spec, record_path, None, dictionary, options)
     _check_move_limit(rules, max_moves)
-    found = generate_plays(
-        position.layout, position.remaining_mask, dictionary, rules, max_moves, position.played
-    )
+    try:
+        found = generate_plays(
+            position.layout, position.remaining_mask, dictionary, rules, max_moves, position.played
+        )
+    except KeyboardInterrupt:
+        raise _interrupted("no plays listed") from None
     shown = found if show_all else found[:top]
     if as_json:
         # One play per line: readable, and easy to grep or diff.
@@ -527,22 +551,35 @@ def plays(
         click.echo(f"[\n{lines}\n]" if shown else "[]")
         return
     click.echo(
-        f"{len(found)} play{'s' * (len(found) != 1)} with at most {max_moves} "
-        f"move{'s' * (max_moves != 1)} ({rules.describe()} rules)"
+        f"{len(found)} play{'s' * (len(found) != 1)} of the full class, "
+        f"{describe_class(max_moves)} ({rules.describe()} rules)"
         + ("" if len(shown) == len(found) else f"; the best {len(shown)}:")
     )
-    if not shown:
+    _print_play_table(position.layout, shown)
+
+
+def _print_play_table(layout: Layout, plays: list[Play]) -> None:
+    """The plays as a table, every column as wide as its longest entry."""
+    if not plays:
         return
-    width = max(len(play.word) for play in shown)
-    layout = position.layout
-    click.echo(f"{'#':>4}  {'tally':>5}  {'word':<{width}}  {'moves':<20}  path")
-    for rank, play in enumerate(shown, start=1):
-        moves = ", ".join(
-            f"{layout[origin]} {square_name(origin)}-{square_name(target)}"
-            for origin, target in play.moves
+    rows = [
+        (
+            str(rank),
+            str(play.score),
+            play.word,
+            ", ".join(f"{layout[a]} {square_name(a)}-{square_name(b)}" for a, b in play.moves)
+            or "-",
+            " ".join(square_name(sq) for sq in play.path),
         )
-        path = " ".join(square_name(sq) for sq in play.path)
-        click.echo(f"{rank:>4}  {play.score:>5}  {play.word:<{width}}  {moves or '-':<20}  {path}")
+        for rank, play in enumerate(plays, start=1)
+    ]
+    header = ("#", "tally", "word", "moves", "path")
+    widths = [max(len(row[i]) for row in [*rows, header]) for i in range(4)]
+    for row in [header, *rows]:
+        click.echo(
+            f"{row[0]:>{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]:<{widths[2]}}  "
+            f"{row[3]:<{widths[3]}}  {row[4]}"
+        )
 
 
 @cli.command()
@@ -562,7 +599,7 @@ def bound(
     board_spec: str | None,
     random_seed: int | None,
     record_path: str | None,
-    max_moves: int,
+    max_moves: int | None,
     unrestricted: bool,
     as_json: bool,
     dict_path: str | None,
@@ -570,10 +607,10 @@ def bound(
 ) -> None:
     """Print an upper bound on the final score of a deal: no game can score more.
 
-    By default the bound is for the standard class of plays with at most K moves a turn (the
-    plays `solve` searches); --unrestricted bounds every game the rules allow, looking at the
-    letters only (so does a K above 3, whose placements would take minutes to find). How it is
-    computed, and why it holds: the README's section "letterchess bound".
+    By default the bound is for the plays with at most K moves a turn (the plays `solve`
+    searches); --unrestricted bounds every game the rules allow, looking at the letters only
+    (so do --max-moves all and a K above 3, whose placements would take minutes to find). How
+    it is computed, and why it holds: the README's section "letterchess bound".
     """
     import json
 
@@ -661,7 +698,7 @@ def solve(
     record_path: str | None,
     strategy_spec: str,
     budget: Budget,
-    max_moves: int,
+    max_moves: int | None,
     seed: int,
     json_out: str | None,
     with_bound: bool,
@@ -724,7 +761,8 @@ def solve(
     params = ", ".join(f"{k}={v}" for k, v in strategy.params.to_dict().items())
     click.echo(
         f"Search: {strategy.name}{f' ({params})' if params else ''}"
-        f"{f' chose {chosen}' if (chosen := outcome.report.chosen) else ''}, K={max_moves}, "
+        f"{f' chose {chosen}' if (chosen := outcome.report.chosen) else ''}, "
+        f"K={limit_name(max_moves)}, "
         f"{outcome.seconds:.2f} s, {outcome.states:,} states ({rate:,.0f}/s), "
         f"stopped: {outcome.stop_reason}"
     )
@@ -894,7 +932,7 @@ def bench(
     random_count: int | None,
     strategies_text: str,
     budget: Budget,
-    max_moves: int,
+    max_moves: int | None,
     workers: int | None,
     seed: int,
     json_out: str | None,
@@ -1048,7 +1086,7 @@ def distribution(
     count: int,
     strategy_spec: str,
     budget: Budget,
-    max_moves: int,
+    max_moves: int | None,
     seed: int,
     workers: int | None,
     scheduler: str | None,

@@ -51,35 +51,12 @@ costs about 4 MB for the default list.
 
 Kernel form
 -----------
-:class:`KernelDictionary` is the uncompressed trie of the words in *arc form*: one entry per
-node (per distinct prefix, the empty prefix being the root, node :data:`ROOT` = 0), nodes in
-breadth-first order with the children of each node contiguous and sorted by letter. Each
-node is packed into one ``int64`` so that a step costs a single memory read:
-
-* bits 0-25: the child mask, bit ``c`` set when the node has a child for letter code ``c``
-  (``a`` = 0 ... ``z`` = 25);
-* bit 26: set when the node ends a word;
-* bits 32-62: the index of the node's first child (0 when it has none).
-
-The child for letter ``c`` is therefore ``first + popcount(mask & ((1 << c) - 1))``: O(1),
-no scan, one read, and the popcount is a single CPU instruction (see :func:`_popcount`).
-A second array, ``word_ids`` (``int32``), gives for each node the id of the word ending
-there, or -1; the ids are marisa-trie's (``trie[word]``), so a kernel can report an id and
-Python maps it back with :meth:`Dictionary.word`.
-
-Walking convention, for njit code::
-
-    node = ROOT
-    for code in letter_codes:            # 0..25
-        node = _child(nodes, node, code) # -1: no word starts with this prefix
-        if node < 0:
-            break
-    if node >= 0 and _is_word(nodes, node):
-        wid = _word_id_at(word_ids, node)
-
-Every node lies on the way to at least one word (the trie has no dead ends), so a walk may
-stop as soon as ``_child`` returns -1. ``_child_mask`` gives all letters that can follow a
-prefix at once, for intersecting with the letters available on a board.
+:class:`KernelDictionary` is the uncompressed trie of the words in *arc form*, one packed
+``int64`` per node (per distinct prefix), nodes in breadth-first order with the children of
+each node contiguous and sorted by letter, and beside it ``word_ids`` (``int32``), the id of
+the word ending at each node or -1; the ids are marisa-trie's (``trie[word]``), so a kernel
+can report an id and Python maps it back with :meth:`Dictionary.word`. The node layout and
+every function that reads it live in :mod:`solver.kernels.trie`, and only there.
 
 Why an uncompressed trie and not a DAWG/KWG: merging common suffixes would shrink the
 default list from 274,624 nodes to 46,313 (about six times fewer), but then a terminal node
@@ -111,12 +88,10 @@ from typing import NamedTuple
 
 import marisa_trie
 import numpy as np
-from numba import types
-from numba.extending import intrinsic
 
 from .cache import cache_dir
 from .inputs import MAX_WORD_LIST_BYTES, read_bytes
-from .kernels.jit import kernel
+from .kernels.trie import ROOT, NodeSummaries, lookup, node_summaries, pack_nodes
 
 __all__ = [
     "CACHE_FORMAT",
@@ -157,13 +132,6 @@ DEFAULT_MIN_LENGTH = 3
 #: changes, so that old cache entries are ignored instead of misread.
 CACHE_FORMAT = 1
 
-#: Index of the root node (the empty prefix) in :class:`KernelDictionary`.
-ROOT = 0
-# Packed node layout, see the module docstring.
-_MASK_BITS = (1 << 26) - 1
-_WORD_BIT = 1 << 26
-_FIRST_SHIFT = 32
-
 
 class DictionaryError(ValueError):
     """A word list cannot be used; the message is one line naming the file."""
@@ -186,77 +154,6 @@ class KernelDictionary(NamedTuple):
         return int(self.nodes.nbytes + self.word_ids.nbytes)
 
 
-# ---------------------------------------------------------------------------------------
-# njit walkers
-
-
-@intrinsic
-def _popcount(typingctx, x):
-    """Number of set bits of an int64, compiled to LLVM's ``ctpop`` (one instruction).
-
-    Numba has no popcount of its own; this is about four times faster than the bit-trick
-    version in a tight loop.
-    """
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@kernel
-def _child(nodes, node, code):
-    """The child of ``node`` along letter ``code``, or -1 if there is none.
-
-    ``code`` must be 0..25 (it is not checked: this is the innermost step of the move
-    generator's search).
-    """
-    packed = nodes[node]
-    bit = np.int64(1) << code
-    if packed & bit == 0:
-        return -1
-    return (packed >> _FIRST_SHIFT) + _popcount(packed & (bit - 1))
-
-
-@kernel
-def _child_mask(nodes, node):
-    """The letters that can follow ``node``'s prefix, as a 26-bit mask (bit 0 = ``a``)."""
-    return nodes[node] & _MASK_BITS
-
-
-@kernel
-def _is_word(nodes, node):
-    """Whether ``node``'s prefix is a word (reads only ``nodes``, not ``word_ids``)."""
-    return (nodes[node] & _WORD_BIT) != 0
-
-
-@kernel
-def _word_id_at(word_ids, node):
-    """The id of the word ending at ``node``, or -1 if its prefix is not a word."""
-    return word_ids[node]
-
-
-@kernel
-def _walk(nodes, codes):
-    """The node reached from the root along ``codes`` (an int array of 0..25), or -1."""
-    node = ROOT
-    for i in range(codes.shape[0]):
-        node = _child(nodes, node, codes[i])
-        if node < 0:
-            return -1
-    return node
-
-
-@kernel
-def _lookup(nodes, word_ids, codes):
-    """The id of the word spelt by ``codes``, or -1 if it is not in the dictionary."""
-    node = _walk(nodes, codes)
-    if node < 0:
-        return -1
-    return _word_id_at(word_ids, node)
-
-
 def _letter_codes(word: str) -> np.ndarray | None:
     """Letter codes 0..25 of ``word`` (any case), or ``None`` if it has other characters."""
     if not (word.isascii() and word.isalpha()):
@@ -272,7 +169,7 @@ def lookup_word_id(arrays: KernelDictionary, word: str) -> int:
     codes = _letter_codes(word)
     if codes is None:
         return -1
-    return int(_lookup(arrays.nodes, arrays.word_ids, codes))
+    return int(lookup(arrays.nodes, arrays.word_ids, codes))
 
 
 def _build_kernel(sorted_words: list[str], trie: marisa_trie.Trie) -> KernelDictionary:
@@ -309,8 +206,6 @@ def _build_kernel(sorted_words: list[str], trie: marisa_trie.Trie) -> KernelDict
     # Global index = offset of the depth + position within it.
     offsets = np.cumsum([0] + [len(level) for level in ids])
     count = int(offsets[-1])
-    if count >= 1 << 31:
-        raise DictionaryError(f"word list too large for the kernel layout: {count} nodes")
     word_ids = np.concatenate([np.asarray(level, dtype=np.int32) for level in ids])
     parent = np.concatenate(
         [np.asarray(parents[d], dtype=np.int64) + offsets[d - 1] for d in range(1, len(ids))]
@@ -323,7 +218,10 @@ def _build_kernel(sorted_words: list[str], trie: marisa_trie.Trie) -> KernelDict
     first = np.zeros(count, dtype=np.int64)
     with_children, start = np.unique(parent, return_index=True)
     first[with_children] = start + 1
-    nodes = mask | np.where(word_ids >= 0, _WORD_BIT, 0) | (first << _FIRST_SHIFT)
+    try:
+        nodes = pack_nodes(mask, word_ids >= 0, first)
+    except ValueError as error:
+        raise DictionaryError(f"word list too large for the kernel layout: {error}") from None
     return KernelDictionary(nodes=nodes, word_ids=word_ids)
 
 
@@ -522,6 +420,7 @@ class Dictionary:
         self._trie_sha256 = trie_sha256
         self._sorted_words = sorted_words
         self._arrays: KernelDictionary | None = None
+        self._summaries: NodeSummaries | None = None
 
     # --- construction ------------------------------------------------------------------
 
@@ -685,6 +584,14 @@ class Dictionary:
                     self._cache.write_arrays(arrays, self._trie_sha256)
             self._arrays = arrays
         return self._arrays
+
+    @property
+    def summaries(self) -> NodeSummaries:
+        """What lies below each node of :attr:`arrays` (best tally, longest continuation,
+        letters to come; :func:`solver.kernels.trie.node_summaries`), built on first use."""
+        if self._summaries is None:
+            self._summaries = node_summaries(self.arrays.nodes)
+        return self._summaries
 
 
 @functools.cache

@@ -8,19 +8,22 @@ word that any later position could play, in one pass from the current one.
 
 Why the relaxation is sound
 ---------------------------
-Take a play of the standard class with move limit ``K`` (RULES.md section 10), made at any
-position reached from the current one (tiles ``remaining``) by any plays. Between turns every
-tile still on the board stands on the square it was dealt to (DESIGN.md section 2), and the
-tiles then on the board are some of ``remaining``. The word's path is a path of distinct
+Take a play with at most ``K`` moves (the full class with move limit ``K``, RULES.md section
+10; a fortiori the standard class), made at any position reached from the current one (tiles
+``remaining``) by any plays. Between turns every tile still on the board stands on the square
+it was dealt to (every tile moved in a turn leaves with its word), and the tiles then on the
+board are some of ``remaining``. The word's path is a path of distinct
 squares, each step to a neighbour (or one straight line, for ``word_shape=line``), and each of
 its squares is either
 
 * *in place*: its own dealt tile, which did not move, so the word's letter there is the letter
   dealt to that square and the tile is in ``remaining``; or
-* *wild*: filled by a moved tile. At most ``K`` tiles move, each once, from its dealt square:
-  a vowel a knight's jump, a consonant along a row, column or diagonal. So the letter there is
-  the letter of some tile of ``remaining`` dealt a knight's jump (vowel) or a queen line
-  (consonant) away from the square: :func:`reach_letters`.
+* *wild*: filled by a moved tile (the square was empty, or its own tile moved away earlier in
+  the turn). At most ``K`` tiles move, each once, from its dealt square: a vowel a knight's
+  jump, a consonant along a row, column or diagonal, whatever stands between (tiles in its
+  way may have moved first). So the letter there is the letter of some tile of ``remaining``
+  dealt a knight's jump (vowel) or a queen line (consonant) away from the square, on an empty
+  grid: :func:`reach_letters`.
 
 The kernel explores exactly these paths (at most ``K`` wild squares, any square may be wild,
 its letter any of the square's reach letters) and marks every dictionary word they spell, so
@@ -34,19 +37,15 @@ from __future__ import annotations
 import numpy as np
 
 from .board import Layout
-from .dictionary import ROOT, Dictionary, _child, _child_mask, _is_word, _popcount, _word_id_at
+from .dictionary import Dictionary
+from .kernels.bits import lowest_square
 from .kernels.jit import kernel
+from .kernels.letters import VOWELS
+from .kernels.paths import following_squares
+from .kernels.trie import ROOT, child, child_mask, is_word, word_id_at
 from .movegen import layout_codes
-from .rules import VOWELS, Rules
-from .squares import (
-    KNIGHT_MASKS,
-    NEIGHBOUR_TABLE,
-    NEXT_SQUARE,
-    NUM_SQUARES,
-    QUEEN_MASKS,
-    STEP_DIRECTION,
-    Bitboard,
-)
+from .rules import Rules
+from .squares import KNIGHT_MASKS, NUM_SQUARES, QUEEN_MASKS, Bitboard
 
 #: Room for the placements of a first walk (a full deal has about 250,000 at K = 2, duplicates
 #: included); a walk that finds more is run again with room for all.
@@ -99,22 +98,20 @@ def _walk_paths(
     while depth >= 0:
         node = node_at[depth]
         if wild_letters[depth] != 0:
-            low = wild_letters[depth] & -wild_letters[depth]
-            wild_letters[depth] ^= low
-            letter = _popcount(low - 1)
+            letter = lowest_square(wild_letters[depth])
+            wild_letters[depth] &= wild_letters[depth] - 1
             square = wild_square[depth]
             wild = True
         elif squares_left[depth] != 0:
-            low = squares_left[depth] & -squares_left[depth]
-            squares_left[depth] ^= low
-            square = _popcount(low - 1)
+            square = lowest_square(squares_left[depth])
+            squares_left[depth] &= squares_left[depth] - 1
             own = codes[square] if remaining >> square & 1 else -1
             if wild_used < max_moves:
                 # Also try the square filled by a moved tile (in the next iterations); with
                 # its own letter that is the in-place path again, so leave that letter out
                 # (the placement accounts for it: see the docstring).
                 wild_square[depth] = square
-                wild_letters[depth] = reach[square] & _child_mask(nodes, node)
+                wild_letters[depth] = reach[square] & child_mask(nodes, node)
                 if own >= 0:
                     wild_letters[depth] &= ~(np.int64(1) << own)
             if own < 0:
@@ -130,13 +127,13 @@ def _walk_paths(
             depth -= 1
             continue
 
-        child = _child(nodes, node, letter)
-        if child < 0:
+        kid = child(nodes, node, letter)
+        if kid < 0:
             continue
         depth += 1
         path_square[depth] = square
         path_is_wild[depth] = wild
-        node_at[depth] = child
+        node_at[depth] = kid
         path_mask |= np.int64(1) << square
         in_place[depth] = in_place[depth - 1]
         stand_in[depth] = stand_in[depth - 1]
@@ -149,14 +146,11 @@ def _walk_paths(
         wild_letters[depth] = 0
         if depth >= _MAX_DEPTH:
             squares_left[depth] = 0
-        elif depth >= 2 and line_shape:
-            direction = STEP_DIRECTION[path_square[depth - 1], square]
-            following = NEXT_SQUARE[square, direction]
-            squares_left[depth] = 0 if following < 0 else (np.int64(1) << following) & ~path_mask
         else:
-            squares_left[depth] = NEIGHBOUR_TABLE[square] & ~path_mask
-        if depth >= min_length and _is_word(nodes, child):
-            word = _word_id_at(word_ids, child)
+            previous = path_square[depth - 1] if depth >= 2 else -1
+            squares_left[depth] = following_squares(line_shape, previous, square, path_mask)
+        if depth >= min_length and is_word(nodes, kid):
+            word = word_id_at(word_ids, kid)
             if wanted[word]:
                 formable[word] = True
                 if found < found_words.shape[0]:
@@ -188,15 +182,18 @@ def formable_words(
     remaining: Bitboard,
     dictionary: Dictionary,
     rules: Rules,
-    max_moves: int,
+    max_moves: int | None,
 ) -> np.ndarray:
     """``bool[words]`` by word id: the words that some position reached from ``(layout,
-    remaining)`` might play in the standard class with move limit ``max_moves``; every word it
-    leaves out can never be played from here (module docstring).
+    remaining)`` might play with at most ``max_moves`` moves a turn; every word it leaves out
+    can never be played from here (module docstring). With no limit (``None``) every word is
+    marked: a walk with every square wild would find nearly all of them anyway.
 
     The letters are not counted: a marked word may need more of a letter than is left.
     """
     wanted = np.ones(len(dictionary), dtype=np.bool_)
+    if max_moves is None:
+        return wanted
     formable, _, _, _ = _walk(layout, remaining, dictionary, rules, max_moves, wanted, 0)
     return formable
 

@@ -72,6 +72,18 @@ class Play:
         }
 
 
+def limit_name(max_moves: int | None) -> str:
+    """A move limit as the command line writes it: ``K``, or ``all`` for no limit."""
+    return "all" if max_moves is None else str(max_moves)
+
+
+def describe_class(max_moves: int | None) -> str:
+    """The class of plays generated with a move limit, in a few words."""
+    if max_moves is None:
+        return "any number of moves"
+    return f"at most {max_moves} move{'s' * (max_moves != 1)} a turn"
+
+
 def canonical_plays(plays: Iterable[Play]) -> list[Play]:
     """One play per ``(word, tiles_mask)``, with its smallest witness, sorted best first."""
     best: dict[tuple[str, Bitboard], Play] = {}

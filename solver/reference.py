@@ -1,25 +1,26 @@
 """The reference play generator: plain Python, written to be obviously right, not fast.
 
 It is the ground truth the compiled generator (:mod:`solver.movegen`) is tested against, and it
-generates exactly the *standard class* of plays for a move limit ``K`` (``RULES.md``, "Which
-plays the solver considers"):
+generates the **full class** of plays (``RULES.md`` section 10): every play the rules allow
+with each tile moving at most once, optionally with at most ``K`` moves.
 
-* at most ``K`` tiles move, each once;
-* every moved tile starts on a square that is not on the word's path and ends on a path square
-  that was empty at the start of the turn;
-* some order of the moves is legal on the board as it stands move by move (a consonant's line
-  may be opened by an earlier move of another tile, or blocked by one);
-* tiles on the path that do not move stay where they are.
-
-The search walks every path square by square, pruned by the dictionary's prefixes. An occupied
-square gives its own letter; an empty square is filled by a tile moved in from off the path.
-At the end of a word it checks the move order by trying every permutation of the moves.
+It reads the rules as directly as it can. A play's word lies on a path; at the end of the
+turn each path square holds some tile: the tile dealt there, not having moved, or a tile that
+moved there (its one move). So the search walks every path square by square, pruned only by
+the dictionary's prefixes, and gives each square in turn every tile that could stand on it:
+its own, or any other tile not used yet that one move could ever bring there (a knight's jump
+for a vowel, a row, column or diagonal for a consonant). At the end of a word it plays the
+moves out on the board, in every order (:func:`legal_order`): a move must land on an empty
+square and a consonant must not pass over a tile, as the board stands at that moment. Only
+then is the play kept. Nothing else is assumed, so nothing else can be wrong: a square whose
+own tile stays can receive no mover (it is never empty), a tile standing in a consonant's way
+must have moved before, a square vacated earlier may be refilled, and so on, all follow from
+playing the moves out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from itertools import permutations
 
 from .board import Layout
 from .dictionary import Dictionary
@@ -38,6 +39,8 @@ from .squares import (
     squares_of,
 )
 
+Move = tuple[Square, Square]
+
 
 def _can_ever_reach(layout: Layout, origin: Square, target: Square) -> bool:
     """Whether the tile on ``origin`` moves to ``target`` on some board: a knight's jump for a
@@ -47,29 +50,55 @@ def _can_ever_reach(layout: Layout, origin: Square, target: Square) -> bool:
     return direction_between(origin, target) is not None
 
 
-def legal_order(
-    layout: Layout, occupied: Bitboard, moves: Iterable[tuple[Square, Square]]
-) -> tuple[tuple[Square, Square], ...] | None:
-    """The first order of ``moves`` (permutations of the sorted moves, in lexicographic order)
-    in which every move is legal when it is made, or ``None``.
+def _move_is_legal(layout: Layout, occupied: set[Square], origin: Square, target: Square) -> bool:
+    """One move on the board as it stands: onto an empty square, a consonant over no tile."""
+    if target in occupied:
+        return False
+    if is_vowel(layout[origin] or ""):
+        return True
+    direction = direction_between(origin, target)
+    assert direction is not None
+    ray = RAYS[direction][origin]
+    return not any(sq in occupied for sq in ray[: ray.index(target)])
 
-    Targets are empty at the start and each receives one tile, so only a consonant's line can
-    fail: it must not cross a tile, counting tiles that moved into it and not those that left.
+
+def legal_order(
+    layout: Layout, occupied: Bitboard, moves: Iterable[Move]
+) -> tuple[Move, ...] | None:
+    """The first order of ``moves`` (in the lexicographic order of sequences of the sorted
+    moves) in which every move is legal when it is made, or ``None`` if there is none.
+
+    A depth-first search playing the moves out on the board: at each step it tries the moves
+    not made yet, smallest first, and backs up when none is legal. The board after some moves
+    depends only on which were made, not on their order, so a set of made moves from which
+    the rest cannot be finished is remembered and never tried again.
     """
-    for order in permutations(sorted(moves)):
-        board = occupied
-        for origin, target in order:
-            if not is_vowel(layout[origin] or ""):
-                direction = direction_between(origin, target)
-                assert direction is not None
-                ray = RAYS[direction][origin]
-                between = ray[: ray.index(target)]
-                if any(board >> sq & 1 for sq in between):
-                    break
-            board = board & ~(1 << origin) | 1 << target
-        else:
-            return order
-    return None
+    pending = sorted(moves)
+    board = set(squares_of(occupied))
+    made: list[Move] = []
+    dead_ends: set[frozenset[Move]] = set()
+
+    def search() -> bool:
+        if len(made) == len(pending):
+            return True
+        if frozenset(made) in dead_ends:
+            return False
+        for move in pending:
+            if move in made or not _move_is_legal(layout, board, *move):
+                continue
+            origin, target = move
+            board.remove(origin)
+            board.add(target)
+            made.append(move)
+            if search():
+                return True
+            made.pop()
+            board.remove(target)
+            board.add(origin)
+        dead_ends.add(frozenset(made))
+        return False
+
+    return tuple(made) if search() else None
 
 
 def _step(a: Square, b: Square) -> tuple[int, int]:
@@ -81,22 +110,20 @@ def reference_plays(
     remaining_mask: Bitboard,
     dictionary: Dictionary,
     rules: Rules,
-    max_moves: int,
+    max_moves: int | None,
     played: Iterable[str] = (),
 ) -> list[Play]:
-    """Every play of the standard class from the position, one per ``(word, tiles)``, with its
-    smallest witness, best first (see :func:`solver.play.canonical_plays`)."""
+    """Every play of the full class with at most ``max_moves`` moves (``None``: no limit),
+    one per ``(word, tiles)`` with its smallest witness, best first (see
+    :func:`solver.play.canonical_plays`)."""
     played_words = {word.upper() for word in played}
-    found: list[Play] = []
-    tiles_reaching = {
-        target: [
-            origin
-            for origin in squares_of(remaining_mask)
-            if _can_ever_reach(layout, origin, target)
-        ]
+    limit = NUM_SQUARES if max_moves is None else max_moves
+    tiles = list(squares_of(remaining_mask))
+    movers_for = {
+        target: [origin for origin in tiles if _can_ever_reach(layout, origin, target)]
         for target in range(NUM_SQUARES)
-        if not remaining_mask >> target & 1
     }
+    found: list[Play] = []
     prefix_cache: dict[str, bool] = {}
 
     def is_prefix(letters: str) -> bool:
@@ -104,54 +131,59 @@ def reference_plays(
             prefix_cache[letters] = dictionary.has_prefix(letters.lower())
         return prefix_cache[letters]
 
-    # moved: target square -> origin square of the tile moved onto it.
+    # tile_on: path square -> the tile (named by its dealt square) standing there at the end;
+    # used: those tiles; moves: how many of them moved.
 
-    def finish(path: list[Square], word: str, moved: dict[Square, Square]) -> None:
+    def finish(path: list[Square], word: str, tile_on: dict[Square, Square], moves: int) -> None:
         if (
             len(word) < rules.min_word_length
-            or len(moved) < rules.min_moves
+            or moves < rules.min_moves
             or word in played_words
             or word.lower() not in dictionary
         ):
             return
-        order = legal_order(layout, remaining_mask, ((o, t) for t, o in moved.items()))
-        if order is None:
-            return
-        tiles = 0
-        for sq in path:
-            tiles |= 1 << moved.get(sq, sq)
-        found.append(Play(word, tiles, order, tuple(path), tally(word)))
+        made = [(tile, sq) for sq, tile in tile_on.items() if tile != sq]
+        order = legal_order(layout, remaining_mask, made)
+        if order is not None:
+            removed = sum(1 << tile for tile in tile_on.values())
+            found.append(Play(word, removed, order, tuple(path), tally(word)))
 
-    def extend(path: list[Square], word: str, moved: dict[Square, Square]) -> None:
-        finish(path, word, moved)
+    def extend(
+        path: list[Square], word: str, tile_on: dict[Square, Square], used: set[Square], moves: int
+    ) -> None:
+        finish(path, word, tile_on, moves)
         last = path[-1]
         for sq in squares_of(NEIGHBOUR_MASKS[last]):
-            if sq in path:
+            if sq in tile_on:
                 continue
-            turns = len(path) >= 2 and _step(path[-2], last) != _step(last, sq)
-            if rules.word_shape == "line" and turns:
+            line = rules.word_shape == "line" and len(path) >= 2
+            if line and _step(path[-2], last) != _step(last, sq):
                 continue
-            visit(path, word, moved, sq)
+            visit(path, word, tile_on, used, moves, sq)
 
-    def visit(path: list[Square], word: str, moved: dict[Square, Square], sq: Square) -> None:
-        if remaining_mask >> sq & 1:
-            # A tile that moves away leaves its square empty, and the standard class never
-            # refills a square vacated in the same turn.
-            if sq in moved.values():
-                return
-            letter = layout[sq] or ""
-            if is_prefix(word + letter):
-                extend([*path, sq], word + letter, moved)
-            return
-        if len(moved) >= max_moves:
-            return
-        for origin in tiles_reaching[sq]:
-            if origin in path or origin in moved.values():
+    def visit(
+        path: list[Square],
+        word: str,
+        tile_on: dict[Square, Square],
+        used: set[Square],
+        moves: int,
+        sq: Square,
+    ) -> None:
+        candidates = [sq] if remaining_mask >> sq & 1 else []
+        if moves < limit:
+            candidates += movers_for[sq]
+        for tile in candidates:
+            letter = layout[tile] or ""
+            if tile in used or not is_prefix(word + letter):
                 continue
-            letter = layout[origin] or ""
-            if is_prefix(word + letter):
-                extend([*path, sq], word + letter, {**moved, sq: origin})
+            tile_on[sq] = tile
+            used.add(tile)
+            path.append(sq)
+            extend(path, word + letter, tile_on, used, moves + (tile != sq))
+            path.pop()
+            used.remove(tile)
+            del tile_on[sq]
 
     for start in range(NUM_SQUARES):
-        visit([], "", {}, start)
+        visit([], "", {}, set(), 0, start)
     return canonical_plays(found)

@@ -9,8 +9,8 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from .inputs import json_kind
+from .kernels.letters import VOWELS
 
-VOWELS = frozenset("AEIOU")
 WORD_SHAPES = ("path", "line")
 
 #: The bonus for a cleared board is ``CLEAR_BONUS_BASE - CLEAR_BONUS_PER_ROUND * rounds``.

@@ -187,7 +187,7 @@ def solve(
     board: Layout | str | Record,
     strategy: str | Strategy = "auto",
     time_limit: TimeLimit = UNSET,
-    max_moves: int = DEFAULT_MAX_MOVES,
+    max_moves: int | None = DEFAULT_MAX_MOVES,
     seed: int = 0,
     dictionary: Dictionary | str | os.PathLike[str] | None = None,
     rules: Rules | None = None,
@@ -207,7 +207,8 @@ def solve(
         ``max_states``); not given: 10 s, or none when ``max_states`` is given (the rule of
         :mod:`solver.budget`). Preparing the kernels before and the bound after take their
         own time.
-    :param max_moves: the move limit K of the plays considered (RULES.md section 10).
+    :param max_moves: the move limit K of the plays considered (RULES.md section 10), or
+        ``None`` for no limit (then the bound looks at the letters only).
     :param seed: seeds the strategy's random choices.
     :param dictionary: a dictionary, the path of a word list, or ``None`` for the default.
     :param rules: the rules (default: the standard rules, or the record's).
@@ -309,12 +310,13 @@ def _deal_of(
     return layout, (), rules or Rules()
 
 
-def _check_limits(max_moves: int, seed: int) -> None:
+def _check_limits(max_moves: int | None, seed: int) -> None:
     """Refuse a move limit or a seed no search can run with, naming the argument."""
-    if isinstance(max_moves, bool) or not isinstance(max_moves, int):
-        raise TypeError(f"max_moves must be a whole number, not {max_moves!r}")
-    if max_moves < 0:
-        raise ValueError(f"max_moves must be >= 0, not {max_moves}")
+    if max_moves is not None:  # None: no move limit
+        if isinstance(max_moves, bool) or not isinstance(max_moves, int):
+            raise TypeError(f"max_moves must be a whole number, not {max_moves!r}")
+        if max_moves < 0:
+            raise ValueError(f"max_moves must be >= 0, not {max_moves}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a whole number >= 0, not {seed!r}")
 

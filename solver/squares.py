@@ -194,6 +194,7 @@ def _as_int64(masks: tuple[Bitboard, ...]) -> np.ndarray:
 # int64 there: 63 squares fit without touching the sign bit.
 NEIGHBOUR_TABLE = _as_int64(NEIGHBOUR_MASKS)
 KNIGHT_TABLE = _as_int64(KNIGHT_MASKS)
+QUEEN_TABLE = _as_int64(QUEEN_MASKS)
 
 
 def _build_between_table() -> np.ndarray:
@@ -216,6 +217,23 @@ def _build_step_direction() -> np.ndarray:
     return table
 
 
+def _build_within_table() -> np.ndarray:
+    table = np.zeros((NUM_SQUARES, MAX_DISTANCE + 1), dtype=np.int64)
+    for origin in range(NUM_SQUARES):
+        for target in range(NUM_SQUARES):
+            distance = max(
+                abs(square_col(origin) - square_col(target)),
+                abs(square_row(origin) - square_row(target)),
+            )
+            table[origin, distance:] |= 1 << target
+    return table
+
+
+#: The largest king distance on the grid (between rows 1 and 9).
+MAX_DISTANCE = HEIGHT - 1
+#: ``WITHIN_TABLE[sq, r]``: bitboard of the squares at most ``r`` king steps from ``sq``
+#: (``r`` up to :data:`MAX_DISTANCE`): where a path may be ``r`` squares on.
+WITHIN_TABLE = _build_within_table()
 #: ``BETWEEN_TABLE[a, b]``: bitboard of the squares strictly between ``a`` and ``b`` when they
 #: share a row, column or diagonal; -1 when they do not.
 BETWEEN_TABLE = _build_between_table()

@@ -46,14 +46,23 @@ class Exhaustive:
     ``(tiles left, words played)`` remembered (an exact key: nothing else decides the future
     but the rounds, which equal the number of words played)."""
 
-    def __init__(self, layout: Layout, dictionary: Dictionary, rules: Rules | None = None):
+    def __init__(
+        self,
+        layout: Layout,
+        dictionary: Dictionary,
+        rules: Rules | None = None,
+        max_moves: int | None = MAX_MOVES,
+    ):
         self.layout = layout
         self.dictionary = dictionary
         self.rules = rules or Rules()
+        self.max_moves = max_moves
         self.value = functools.cache(self._value)
 
     def plays(self, mask: int, played: frozenset[str]) -> list[Play]:
-        return generate_plays(self.layout, mask, self.dictionary, self.rules, MAX_MOVES, played)
+        return generate_plays(
+            self.layout, mask, self.dictionary, self.rules, self.max_moves, played
+        )
 
     def _value(self, mask: int, played: frozenset[str]) -> int:
         """The best points still to gain from the state."""

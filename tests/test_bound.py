@@ -84,17 +84,26 @@ def test_every_play_of_a_game_is_formable_at_its_start(scowl, seed):
         earlier.append(formable_words(layout, position.remaining_mask, scowl, Rules(), MAX_MOVES))
 
 
-# Every state of the small boards: the second is the fastest (its Q and X keep the game short);
-# the others, with their thousands of states, take up to a minute.
-@pytest.mark.parametrize("board", slow_after([SMALL_BOARDS[1], SMALL_BOARDS[0], *SMALL_BOARDS[2:]]))
-def test_board_bound_is_admissible_in_every_state(scowl, board):
+# Every state of the small boards, for K = 2 and (on two boards) K = 3: the first case is the
+# fastest (its Q and X keep the game short); the others, with their thousands of states, take
+# up to a minute.
+CASES = [(board, MAX_MOVES) for board in (SMALL_BOARDS[1], SMALL_BOARDS[0], *SMALL_BOARDS[2:])]
+
+
+@pytest.mark.parametrize(
+    ("board", "max_moves"), slow_after([*CASES, *((board, 3) for board in SMALL_BOARDS[:2])])
+)
+def test_board_bound_is_admissible_in_every_state(scowl, board, max_moves):
+    # The exhaustive optimum over the full class of plays with at most K moves (refills and
+    # vacate-then-fill included), from every state reached: the bound for K, and the
+    # letters-only bound (every play of the rules), are never below it.
     layout = Layout.from_line(board)
-    exhaustive = Exhaustive(layout, scowl)
+    exhaustive = Exhaustive(layout, scowl, max_moves=max_moves)
     for (mask, played), value in exhaustive.states():
         points = sum(tally(word) for word in played)
-        for max_moves in (MAX_MOVES, None):
-            found = board_bound(layout, scowl, Rules(), max_moves, mask, played, points)
-            assert found.future >= value, (mask, played, max_moves)
+        for limit in (max_moves, None):
+            found = board_bound(layout, scowl, Rules(), limit, mask, played, points)
+            assert found.future >= value, (mask, played, limit)
             assert found.score == points + found.future
 
 

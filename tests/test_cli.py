@@ -192,7 +192,9 @@ def test_plays_table_and_json(runner, scowl):
     result = run(runner, "plays", EXAMPLE_BOARD, "--max-moves", 1, "--top", 5)
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0].startswith(f"{len(expected)} plays with at most 1 move (standard rules)")
+    assert lines[0].startswith(
+        f"{len(expected)} plays of the full class, at most 1 move a turn (standard rules)"
+    )
     assert lines[1].split()[:3] == ["#", "tally", "word"]
     rows = [line.split() for line in lines[2:]]
     assert [(int(r[1]), r[2]) for r in rows] == [(p.score, p.word) for p in expected[:5]]
@@ -224,9 +226,45 @@ def test_plays_after_a_record(runner, tmp_path):
     )
 
 
+def test_plays_with_no_move_limit(runner):
+    # A small board: the 13 tiles of rows 1 and 2 of the example deal.
+    board = "......./......./......./......./......./......./......./OCIWEGA/EEERIH."
+    result = run(runner, "plays", board, "--max-moves", "all", "--all")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "plays of the full class, any number of moves (standard rules)" in lines[0]
+    # Every column starts at the same place on every line, whatever the moves' lengths.
+    header = lines[1]
+    for name in ("tally", "word", "moves", "path"):
+        column = header.index(name) + (len(name) if name == "tally" else 0)
+        for line in lines[2:]:
+            if name == "tally":
+                assert line[column - 1] != " " and line[column] == " ", line
+            else:
+                assert line[column - 1] == " " and line[column] != " ", (name, line)
+    assert any(line.count("-") >= 3 for line in lines[2:])  # long move lists are there
+    data = json.loads(run(runner, "plays", board, "--max-moves", "ALL", "--all", "--json").output)
+    assert len(data) == int(lines[0].split()[0])
+
+
+def test_plays_ctrl_c(runner, monkeypatch):
+    import solver.movegen
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solver.movegen, "generate_plays", interrupted)
+    result = run(runner, "plays", EXAMPLE_BOARD, "--max-moves", "all")
+    assert result.exit_code == 130
+    assert "Interrupted: no plays listed" in result.output and "Traceback" not in result.output
+
+
 def test_plays_errors(runner):
     assert_one_line_error(run(runner, "plays"), 2, "give a BOARD or --after RECORD (one of them)")
     assert_one_line_error(run(runner, "plays", EXAMPLE_BOARD, "--max-moves", -1), 2, "--max-moves")
+    assert_one_line_error(
+        run(runner, "plays", EXAMPLE_BOARD, "--max-moves", "some"), 2, "'some' is not a number"
+    )
     assert_one_line_error(
         run(runner, "plays", EXAMPLE_BOARD, "--word-shape", "zigzag"), 2, "zigzag"
     )
@@ -242,7 +280,7 @@ def test_bound_of_a_deal(runner, scowl):
     assert result.exit_code == 0, result.output
     expected = board_bound(deal(1), scowl, max_moves=2)
     first = result.output.splitlines()[0]
-    assert first.startswith(f"Upper bound: {expected.score} (standard class of plays")
+    assert first.startswith(f"Upper bound: {expected.score} (plays with at most 2 moves")
     assert "at most 2 moves a turn" in first
 
 

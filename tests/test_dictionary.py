@@ -24,15 +24,12 @@ from solver.dictionary import (
     Dictionary,
     DictionaryError,
     KernelDictionary,
-    _child,
-    _child_mask,
-    _is_word,
-    _word_id_at,
     build_default_list,
     cache_dir,
     load_dictionary,
     lookup_word_id,
 )
+from solver.kernels.trie import child, child_mask, first_child, is_word, node_summaries, word_id_at
 
 REPO = Path(__file__).resolve().parent.parent
 #: Distinct non-empty prefixes of the default list's words (= kernel nodes minus the root).
@@ -63,7 +60,7 @@ def write(path: Path, text: str) -> Path:
 # ---------------------------------------------------------------------------------------
 # Bulk kernel walks, compiled: a Python loop calling the kernel per string would dominate
 # the run time. Not cache=True: numba's cache does not notice changes to functions called
-# from another file, so a cached walk_all could keep testing an old _child.
+# from another file, so a cached walk_all could keep testing an old ``child``.
 
 
 def pack(strings: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -77,7 +74,7 @@ def pack(strings: list[str]) -> tuple[np.ndarray, np.ndarray]:
 @njit
 def walk_all(nodes, word_ids, codes, starts):
     """For each packed string: the node reached (-1: no word has that prefix), and the word
-    id there (-1: not a word) as told by ``_is_word`` and ``_word_id_at``, which must agree."""
+    id there (-1: not a word) as told by ``is_word`` and ``word_id_at``, which must agree."""
     count = starts.shape[0] - 1
     reached = np.full(count, -1, dtype=np.int64)
     ids = np.full(count, -1, dtype=np.int64)
@@ -85,13 +82,13 @@ def walk_all(nodes, word_ids, codes, starts):
     for i in range(count):
         node = ROOT
         for j in range(starts[i], starts[i + 1]):
-            node = _child(nodes, node, codes[j])
+            node = child(nodes, node, codes[j])
             if node < 0:
                 break
         reached[i] = node
         if node >= 0:
-            ids[i] = _word_id_at(word_ids, node)
-            agree = agree and (_is_word(nodes, node) == (ids[i] >= 0))
+            ids[i] = word_id_at(word_ids, node)
+            agree = agree and (is_word(nodes, node) == (ids[i] >= 0))
     return reached, ids, agree
 
 
@@ -222,8 +219,8 @@ def test_kernel_size_and_layout(default):
     assert arrays.nbytes == 12 * len(arrays.nodes) < 16 * 2**20
     assert default.arrays is arrays  # built once
     # Breadth-first layout: first-child indices never decrease, children after parents.
-    first = arrays.nodes >> 32
-    has_children = (arrays.nodes & ((1 << 26) - 1)) != 0
+    first = np.array([first_child(arrays.nodes, n) for n in range(len(arrays.nodes))])
+    has_children = np.array([child_mask(arrays.nodes, n) != 0 for n in range(len(arrays.nodes))])
     assert (np.diff(first[has_children]) > 0).all()
     assert (first[has_children] > np.flatnonzero(has_children)).all()
 
@@ -232,22 +229,29 @@ def test_kernel_walkers_on_a_small_list():
     d = Dictionary.from_words(["cat", "cats", "car", "dog", "a"])
     nodes, word_ids = d.arrays
     code = {c: ord(c) - 97 for c in "abcdgorstz"}
-    assert _child_mask(nodes, ROOT) == (1 << code["a"]) | (1 << code["c"]) | (1 << code["d"])
-    assert _child(nodes, ROOT, code["b"]) == -1
-    assert _child(nodes, ROOT, code["z"]) == -1
-    a, c, dd = (_child(nodes, ROOT, code[x]) for x in "acd")
+    assert child_mask(nodes, ROOT) == (1 << code["a"]) | (1 << code["c"]) | (1 << code["d"])
+    assert child(nodes, ROOT, code["b"]) == -1
+    assert child(nodes, ROOT, code["z"]) == -1
+    a, c, dd = (child(nodes, ROOT, code[x]) for x in "acd")
     assert (a, c, dd) == (1, 2, 3)  # the root's children are contiguous, in letter order
-    assert _is_word(nodes, a) and _word_id_at(word_ids, a) == d.word_id("a")
-    assert not _is_word(nodes, c) and _word_id_at(word_ids, c) == -1
-    ca = _child(nodes, c, code["a"])
-    assert _child_mask(nodes, ca) == (1 << code["r"]) | (1 << code["t"])
-    cat = _child(nodes, ca, code["t"])
-    assert _word_id_at(word_ids, cat) == d.word_id("cat")
-    assert _child(nodes, cat, code["s"]) >= 0 and _child(nodes, cat, code["a"]) == -1
+    assert is_word(nodes, a) and word_id_at(word_ids, a) == d.word_id("a")
+    assert not is_word(nodes, c) and word_id_at(word_ids, c) == -1
+    ca = child(nodes, c, code["a"])
+    assert child_mask(nodes, ca) == (1 << code["r"]) | (1 << code["t"])
+    cat = child(nodes, ca, code["t"])
+    assert word_id_at(word_ids, cat) == d.word_id("cat")
+    assert child(nodes, cat, code["s"]) >= 0 and child(nodes, cat, code["a"]) == -1
     assert len(nodes) == 1 + len({"a", "c", "ca", "cat", "cats", "car", "d", "do", "dog"})
     for word in d:
         assert lookup_word_id(d.arrays, word) == d.word_id(word)
         assert lookup_word_id(d.arrays, word.upper()) == d.word_id(word)
+    # What lies below each node: best tally, letters still to come, longest continuation.
+    summary = node_summaries(nodes)
+    assert summary.max_tally[ROOT] == 20 and summary.max_tally[c] == 20  # CATS: (4 + 1) x 4
+    assert summary.max_tally[dd] == 12 and summary.max_tally[a] == 2
+    assert summary.longest_below[ROOT] == 4 and summary.longest_below[ca] == 2
+    assert summary.letters_below[ca] == sum(1 << code[x] for x in "rst")
+    assert summary.letters_below[cat] == 1 << code["s"] and summary.longest_below[a] == 0
     for other in ("", "ca", "cab", "catsup", "do g", "d0g", "dög"):
         assert lookup_word_id(d.arrays, other) == -1
 

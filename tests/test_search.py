@@ -255,3 +255,27 @@ def test_the_registry_holds_every_strategy_and_the_help_lists_it(runner):
 
     with pytest.raises(ValueError, match="two strategies are named 'beam'"):
         register(Impostor)
+
+
+#: Rows 1 and 2 of the example deal, 13 tiles: small enough for every strategy with no limit.
+LOW_ROWS = "......./......./......./......./......./......./......./OCIWEGA/EEERIH."
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "beam", "dfs", "exact", "nrpa", "nmcs", "auto"])
+def test_every_strategy_plays_with_no_move_limit(scowl, strategy):
+    # max_moves=None is the real game: every play of the full class. The bound is then the
+    # letters-only bound.
+    solution = solve(LOW_ROWS, strategy, None, None, max_states=30, dictionary=scowl)
+    assert check_record(solution.record, scowl).ok
+    assert solution.record.search["max_moves"] is None
+    assert solution.bound is not None and solution.score <= solution.bound
+
+
+def test_cli_solve_and_bound_with_no_move_limit(runner):
+    args = ["--max-moves", "all", "--max-states", "20", "--strategy", "greedy", "--quiet"]
+    result = run(runner, "solve", LOW_ROWS, *args)
+    assert result.exit_code == 0, result.output
+    assert "K=all" in result.output
+    result = run(runner, "bound", LOW_ROWS, "--max-moves", "all")
+    assert result.exit_code == 0, result.output
+    assert "letters only" in result.output

@@ -76,7 +76,7 @@ def test_every_solve_is_below_its_bound(scowl, strategy):
         assert solution.bound is not None and solution.bound >= solution.score
         assert search["bound"] == solution.bound
         assert search["gap"] == round(solution.score / solution.bound, 4)
-        assert search["bound_for"].startswith("standard class")
+        assert search["bound_for"].startswith("plays with at most")
 
 
 def test_the_bound_can_be_skipped(scowl):

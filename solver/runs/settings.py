@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..budget import Budget
+from ..play import limit_name
 from ..rules import Rules
 
 
@@ -44,7 +45,7 @@ class RunSettings:
 
     strategies: tuple[str, ...]
     budget: Budget
-    max_moves: int
+    max_moves: int | None
     seed: int
     rules: Rules = field(default_factory=Rules)
     dictionary: dict[str, Any] = field(default_factory=dict)
@@ -103,7 +104,7 @@ class RunSettings:
         return ", ".join(
             [
                 *self.strategies,
-                f"K={self.max_moves}",
+                f"K={limit_name(self.max_moves)}",
                 *(f"{part} per deal" for part in self.budget.parts()),
                 f"{self.rules.describe()} rules",
                 str(self.dictionary.get("name", "?")),

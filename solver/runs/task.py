@@ -47,7 +47,7 @@ class SolveTask:
     strategy: str
     time_limit: float | None
     max_states: int | None
-    max_moves: int
+    max_moves: int | None
     rules: dict[str, Any]
     dict_path: str | None
     dict_sha256: str

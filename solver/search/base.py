@@ -85,9 +85,10 @@ class Line:
 
 
 class Game:
-    """One deal as a search problem: its layout, dictionary, rules and move limit ``K``, with
-    the plays of every position generated once and cached (by tile mask, an exact key: the
-    plays of a position do not depend on the words played, which are filtered afterwards).
+    """One deal as a search problem: its layout, dictionary, rules and move limit ``K``
+    (``None``: no limit, the real game), with the plays of every position generated once and
+    cached (by tile mask, an exact key: the plays of a position do not depend on the words
+    played, which are filtered afterwards).
 
     :param start: the line the search continues: the turns of a game in progress (their
         points and rounds count in every final score), or by default the empty line.
@@ -98,7 +99,7 @@ class Game:
         layout: Layout,
         dictionary: Dictionary,
         rules: Rules,
-        max_moves: int,
+        max_moves: int | None,
         cache_rows: int = PLAY_CACHE_ROWS,
         start: Line | None = None,
     ) -> None:
@@ -120,12 +121,9 @@ class Game:
             self._cache.move_to_end(mask)
             return cached
         raw = raw_plays(self.layout, mask, self.dictionary, self.rules, self.max_moves)
-        # One row per (word, tiles); then best tally first, ties by word id and tiles.
+        # One row per (word, tiles) already; best tally first, ties by word id and tiles.
         order = np.lexsort((raw.tiles, raw.word_ids, -raw.scores))
-        words, tiles, scores = raw.word_ids[order], raw.tiles[order], raw.scores[order]
-        first = np.ones(words.shape[0], dtype=np.bool_)
-        first[1:] = (words[1:] != words[:-1]) | (tiles[1:] != tiles[:-1])
-        plays = PlaySet(words[first].copy(), tiles[first].copy(), scores[first].copy())
+        plays = PlaySet(raw.word_ids[order], raw.tiles[order], raw.scores[order])
         self._cache[mask] = plays
         self._cache_rows += len(plays)
         while self._cache_rows > self._cache_limit and len(self._cache) > 1:

@@ -53,7 +53,7 @@ play words ``w1 … wk`` (tiles removed ``T1 … Tk``) and end with tiles ``R`` 
   holds.
 
 The bound never looks at the board, the move limit or the word shape, so it holds for every
-rule variant, and a fortiori for the standard class of plays the search generates.
+rule variant, and a fortiori for the plays the search generates, with any move limit.
 
 Children of a node
 ------------------
@@ -75,20 +75,18 @@ from typing import Any
 import numpy as np
 
 from ..board import Layout
-from ..dictionary import _FIRST_SHIFT, _MASK_BITS, _WORD_BIT, ROOT, Dictionary, _popcount
+from ..dictionary import Dictionary
+from ..kernels.bits import lowest_square
 from ..kernels.jit import kernel
-from ..rules import CLEAR_BONUS_BASE, CLEAR_BONUS_PER_ROUND, VOWELS, Rules, clear_bonus
+from ..kernels.letters import IS_VOWEL, VOWEL_CODES
+from ..kernels.trie import ROOT, child, child_mask, is_word, parents
+from ..rules import CLEAR_BONUS_BASE, CLEAR_BONUS_PER_ROUND, Rules, clear_bonus
 
-#: Letter codes (A = 0) of the vowels.
-VOWEL_CODES = np.array(sorted(ord(v) - ord("A") for v in VOWELS), dtype=np.int64)
 #: Words longer than this are never counted: no board has more tiles than squares.
 _MAX_LENGTH = 63
 #: Up to this many letters, the fitting words are found by walking the trie along the letters;
 #: with more, by reading every word (measured: the walk is faster up to about 28 letters).
 WALK_LETTERS = 28
-_CHILD_BITS = _MASK_BITS
-_IS_VOWEL = np.zeros(26, dtype=np.int64)
-_IS_VOWEL[VOWEL_CODES] = 1
 
 
 @kernel
@@ -96,21 +94,7 @@ def _word_tables(nodes, word_ids, words, is_vowel):
     """Every word's length, vowel count, letter mask and letter counts (``uint8``, saturating at
     255: such a word never fits anyway), indexed by word id, read off the kernel trie."""
     count = nodes.shape[0]
-    parent = np.full(count, -1, dtype=np.int64)
-    letter = np.zeros(count, dtype=np.int64)
-    depth = np.zeros(count, dtype=np.int64)
-    # Nodes are in breadth-first order: a parent always comes before its children.
-    for node in range(count):
-        packed = nodes[node]
-        rest = packed & _CHILD_BITS
-        child = packed >> _FIRST_SHIFT
-        while rest:
-            low = rest & -rest
-            parent[child] = node
-            letter[child] = _popcount(low - 1)
-            depth[child] = depth[node] + 1
-            child += 1
-            rest ^= low
+    parent, letter, depth = parents(nodes)
     lengths = np.zeros(words, dtype=np.int64)
     vowels = np.zeros(words, dtype=np.int64)
     masks = np.zeros(words, dtype=np.int64)
@@ -151,7 +135,7 @@ def _fit_scan(lengths, vowels, masks, counts, start, stop, avail, excluded, shap
         fits = True
         rest = word_mask
         while rest:
-            code = _popcount((rest & -rest) - 1)
+            code = lowest_square(rest)
             if counts[i, code] > avail[code]:
                 fits = False
                 break
@@ -183,7 +167,7 @@ def _fit_walk(nodes, word_ids, position, avail, excluded, min_length, is_vowel, 
     letters = np.zeros(depth_limit + 1, dtype=np.int64)
     depth = 0
     node[0] = ROOT
-    rest[0] = nodes[ROOT] & _CHILD_BITS & avail_mask
+    rest[0] = child_mask(nodes, ROOT) & avail_mask
     while depth >= 0:
         if rest[depth] == 0:
             if depth > 0:  # give the letter of this prefix back
@@ -194,24 +178,22 @@ def _fit_walk(nodes, word_ids, position, avail, excluded, min_length, is_vowel, 
             continue
         low = rest[depth] & -rest[depth]
         rest[depth] ^= low
-        code = _popcount(low - 1)
-        packed = nodes[node[depth]]
-        child = (packed >> _FIRST_SHIFT) + _popcount(packed & _CHILD_BITS & (low - 1))
+        code = lowest_square(low)
+        kid = child(nodes, node[depth], code)
         avail[code] -= 1
         if avail[code] == 0:
             avail_mask &= ~low
         depth += 1
-        node[depth] = child
+        node[depth] = kid
         letter[depth] = code
         vowel_count[depth] = vowel_count[depth - 1] + is_vowel[code]
         letters[depth] = letters[depth - 1] | low
-        packed = nodes[child]
-        if packed & _WORD_BIT and depth >= min_length and not excluded[position[word_ids[child]]]:
+        if is_word(nodes, kid) and depth >= min_length and not excluded[position[word_ids[kid]]]:
             shapes[depth, vowel_count[depth]] += 1
             covered |= letters[depth]
             if depth > longest:
                 longest = depth
-        rest[depth] = packed & _CHILD_BITS & avail_mask if depth < depth_limit else 0
+        rest[depth] = child_mask(nodes, kid) & avail_mask if depth < depth_limit else 0
     return covered, longest
 
 
@@ -299,7 +281,7 @@ class BoundTables:
     def __init__(self, dictionary: Dictionary) -> None:
         arrays = dictionary.arrays
         lengths, vowels, masks, counts = _word_tables(
-            arrays.nodes, arrays.word_ids, len(dictionary), _IS_VOWEL
+            arrays.nodes, arrays.word_ids, len(dictionary), IS_VOWEL
         )
         # Sorted by length (then id), so that a pass can stop at the multiset's size.
         order = np.argsort(lengths, kind="stable")
@@ -357,7 +339,7 @@ class BoundTables:
             if size <= WALK_LETTERS:
                 covered, longest = _fit_walk(
                     self.arrays.nodes, self.arrays.word_ids, self.position, avail,
-                    flags, min_length, _IS_VOWEL, shapes,
+                    flags, min_length, IS_VOWEL, shapes,
                 )  # fmt: skip
             else:
                 start = int(self.starts[min_length])
@@ -371,7 +353,7 @@ class BoundTables:
         table = _pack(shapes, longest, nv, nc)
         present = np.flatnonzero(avail > 0)
         uncovered = present[(covered >> present) & 1 == 0]
-        uncovered_vowels = int(avail[uncovered[_IS_VOWEL[uncovered] == 1]].sum())
+        uncovered_vowels = int(avail[uncovered[IS_VOWEL[uncovered] == 1]].sum())
         uncovered_consonants = int(avail[uncovered].sum()) - uncovered_vowels
         return Profile(table, int(covered), int(longest), uncovered_vowels, uncovered_consonants)
 
@@ -426,8 +408,9 @@ class BoardBound:
     :ivar score: the bound on the final score: the word points already won plus ``future``.
     :ivar future: the bound on the points still to gain (word points, plus the clear bonus or
         minus the leftover penalty).
-    :ivar max_moves: the move limit ``K`` of the standard class the bound is for, or ``None``
-        for the unrestricted rules (any moves: then only the letters count).
+    :ivar max_moves: the move limit ``K`` of the plays the bound is for (the full class with at
+        most ``K`` moves, RULES.md section 10), or ``None`` for the unrestricted rules (any
+        moves: then only the letters count).
     :ivar candidates: the words that could still be played (they fit the letters left, were not
         played, and, with ``K``, are formable on the board).
     :ivar longest: the longest candidate's length (0 if none).
@@ -456,7 +439,7 @@ class BoardBound:
         if self.max_moves is None:
             return "unrestricted rules (letters only)"
         moves = f"{self.max_moves} move{'s' * (self.max_moves != 1)}"
-        return f"standard class of plays, at most {moves} a turn"
+        return f"plays with at most {moves} a turn"
 
 
 class _Packing:
@@ -541,8 +524,9 @@ def board_bound(
     placed: bool = True,
 ) -> BoardBound:
     """An admissible upper bound on the final score of any game from a position, for the
-    standard class of plays with move limit ``max_moves`` (or, with ``None`` or a limit above
-    :data:`MAX_PLACEMENT_MOVES`, for any plays: the returned ``max_moves`` says which).
+    plays with at most ``max_moves`` moves a turn (the full class of RULES.md section 10, and
+    so the standard class) or, with ``None`` or a limit above :data:`MAX_PLACEMENT_MOVES`, for
+    any plays: the returned ``max_moves`` says which.
 
     :param remaining: the tiles still on the board (default: all, the opening position).
     :param played: the words already played (as many rounds as words).
@@ -553,7 +537,7 @@ def board_bound(
 
     **Candidates.** A word played from now on fits the letters left (counted with
     multiplicity), has at least ``min_word_length`` letters and was not played before; for
-    the standard class it is also spelt along one of its *placements*
+    a move limit it is also spelt along one of its *placements*
     (:func:`solver.formable.placements`): a path whose *in-place* squares hold, untouched, the
     very tiles dealt there, the others (at most ``K``) being filled by moved tiles. These words
     are the *candidates*; a letter left on the board that no candidate contains can never be
@@ -669,13 +653,15 @@ def board_bound(
     )
 
 
-_START_BOUNDS: OrderedDict[tuple[str, str, Rules, int], BoardBound] = OrderedDict()
+_START_BOUNDS: OrderedDict[tuple[str, str, Rules, int | None], BoardBound] = OrderedDict()
 #: Deals whose bound is remembered (a second solve of a deal, say by another strategy in a
 #: bench, then skips the linear programme, about a second).
 START_BOUNDS_KEPT = 64
 
 
-def start_bound(layout: Layout, dictionary: Dictionary, rules: Rules, max_moves: int) -> BoardBound:
+def start_bound(
+    layout: Layout, dictionary: Dictionary, rules: Rules, max_moves: int | None
+) -> BoardBound:
     """:func:`~solver.search.bound.board_bound` of the opening position, remembered."""
     key = (layout.letters, dictionary.sha256, rules, max_moves)
     found = _START_BOUNDS.get(key)

@@ -5,7 +5,7 @@ greedy game, offered at once), and offers every finished game that beats the bes
 child is cut when the points gained so far, plus the play's tally, plus the admissible bound of
 :mod:`solver.search.bound` on what can follow, cannot beat the best game found. With no
 ``branch`` cap and unlimited time the search is **exhaustive**: the best game it returns is
-then optimal among the games made of plays of the standard class with the move limit ``K``
+then optimal among the games made of plays of the full class with the move limit ``K``
 (RULES.md section 10), and :attr:`DfsStrategy.proven` says so.
 
 By default the search runs in passes of growing width (iterative broadening, ``widen``): pass

@@ -8,7 +8,7 @@ it an exact solver rather than a heuristic:
 
 * **No cap.** Every child the bound does not cut is searched (``dfs``'s ``branch`` is 0), so
   when the search finishes, the best game found is optimal among the games made of plays of
-  the standard class with the move limit ``K`` (RULES.md section 10), and the record says so
+  the full class with the move limit ``K`` (RULES.md section 10), and the record says so
   (``proven: true``).
 * **A bound that looks at the board.** At every node the letter-packing bound of
   :mod:`solver.search.bound` counts only the words :func:`solver.formable.formable_words` marks

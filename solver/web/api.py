@@ -249,7 +249,7 @@ class Api:
 
     def _game_answer(self, game: GameState, max_moves: int) -> dict[str, Any]:
         position = game.position
-        # Over when no play of the standard class is left (RULES.md section 10), or cleared.
+        # Over when no play of the full class is left (RULES.md section 10), or cleared.
         over = position.cleared or not self._plays_of(game, max_moves)
         result = Result.of_game([turn.word for turn in game.turns], position.remaining_letters())
         # A game in progress is recorded without a result.
