@@ -24,7 +24,10 @@ def _sample_words(scowl, count, seed):
 def slow_after(values: list, fast: int = 1) -> list:
     """Cases of a test whose first ``fast`` are enough for a quick run: the others are marked
     slow (they check the same on more boards)."""
-    slow = [pytest.param(value, marks=pytest.mark.slow) for value in values[fast:]]
+    slow = [
+        pytest.param(*(value if isinstance(value, tuple) else (value,)), marks=pytest.mark.slow)
+        for value in values[fast:]
+    ]
     return [*values[:fast], *slow]
 
 
