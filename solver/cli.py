@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import math
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -849,7 +848,7 @@ def _check_outputs(
 def _run_settings(
     strategies: tuple[str, ...],
     budget: Budget,
-    max_moves: int,
+    max_moves: int | None,
     seed: int,
     bound: bool,
     dictionary: Dictionary,
@@ -1179,4 +1178,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -694,8 +694,8 @@ def _main(argv: list[str] | None = None) -> int:
     targets = [(out_dir / DEFAULT_FILE, data), (out_dir / DEFAULT_COPYRIGHT_FILE, notice)]
     if args.check:
         stale = [str(p) for p, content in targets if not p.is_file() or p.read_bytes() != content]
-        for path in stale:
-            print(f"differs from a rebuild: {path}", file=sys.stderr)
+        for name in stale:
+            print(f"differs from a rebuild: {name}", file=sys.stderr)
         return 1 if stale else 0
     for path, content in targets:
         path.write_bytes(content)

@@ -83,7 +83,7 @@ def _check_move(
     tile = tile_at.get(origin)
     if tile is None:
         raise IllegalTurn(f"{name}: no tile on {square_name(origin)}")
-    letter = layout[tile]
+    letter = layout[tile] or ""  # (a tile's origin always holds a letter)
     if target in tile_at:
         raise IllegalTurn(f"{name}: {square_name(target)} is not empty")
     if is_vowel(letter):

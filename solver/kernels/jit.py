@@ -23,7 +23,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
-from typing import TypeVar, overload
+from typing import Any, TypeVar, cast, overload
 
 import numba
 from numba.core import config as numba_config
@@ -86,21 +86,23 @@ def kernel(
     """
     if func is None:
         return lambda f: kernel(f, inline=inline, counted=counted)
-    options: dict[str, object] = {"inline": "always"} if inline else {}
+    options: dict[str, Any] = {"inline": "always"} if inline else {}
     if not counted:
         options["_nrt"] = False  # numba's switch for its reference counting (runtime)
     folder = kernel_cache_dir()
     if folder is None:
-        return numba.njit(**options)(func)  # type: ignore[no-any-return]
+        return cast(F, numba.njit(**options)(func))
     with _numba_cache_dir(str(folder)):
-        return numba.njit(cache=True, **options)(func)  # type: ignore[no-any-return]
+        return cast(F, numba.njit(cache=True, **options)(func))
 
 
 @contextlib.contextmanager
 def _numba_cache_dir(folder: str) -> Iterator[None]:
-    saved = numba_config.CACHE_DIR
-    numba_config.CACHE_DIR = folder
+    # (numba's config module sets its attributes at run time, from the environment.)
+    config: Any = numba_config
+    saved = config.CACHE_DIR
+    config.CACHE_DIR = folder
     try:
         yield
     finally:
-        numba_config.CACHE_DIR = saved
+        config.CACHE_DIR = saved

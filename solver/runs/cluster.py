@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable
 
 from ..config import DASK_MIN_WINDOW, DASK_TASKS_PER_THREAD
 from .executors import RunError
@@ -19,7 +19,7 @@ from .task import SolveResult, SolveTask, solve_task, warm_up
 
 def solve_on_cluster(
     tasks: Iterable[SolveTask], address: str, connect_timeout: float
-) -> Iterator[SolveResult]:
+) -> Generator[SolveResult, None, None]:
     """Solve ``tasks`` on the cluster of the scheduler at ``address``; yield the results as
     they finish.
 

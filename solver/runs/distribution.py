@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -145,7 +145,7 @@ def run_distribution(
 
 def _append_all(
     results_file: ResultsFile,
-    results: Iterator[SolveResult],
+    results: Generator[SolveResult, None, None],
     bar: DealProgress,
     on_line: Callable[[dict[str, Any]], None] | None,
 ) -> int:

@@ -11,7 +11,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 
@@ -28,7 +28,7 @@ def solve_all(
     workers: int | None = None,
     scheduler: str | None = None,
     connect_timeout: float = DASK_CONNECT_TIMEOUT,
-) -> Iterator[SolveResult]:
+) -> Generator[SolveResult, None, None]:
     """Solve ``tasks`` and yield each result (:func:`solve_task`) as soon as it is ready, in
     the order they finish.
 
@@ -53,7 +53,7 @@ def solve_all(
             raise KeyboardInterrupt from None
 
 
-def _in_process(tasks: Iterable[SolveTask]) -> Iterator[SolveResult]:
+def _in_process(tasks: Iterable[SolveTask]) -> Generator[SolveResult, None, None]:
     warmed = False
     for task in tasks:
         if not warmed:
@@ -79,7 +79,7 @@ def _watch_parent(parent_pid: int) -> None:
             os._exit(1)
 
 
-def _local_pool(tasks: Iterable[SolveTask], workers: int) -> Iterator[SolveResult]:
+def _local_pool(tasks: Iterable[SolveTask], workers: int) -> Generator[SolveResult, None, None]:
     queue = iter(tasks)
     first = next(queue, None)
     if first is None:

@@ -32,7 +32,7 @@ def plot_histogram(
     edges = np.arange(low, high + width + 1, width) - 0.5
     figure = Figure(figsize=(10, 5), layout="constrained")
     axes = figure.add_subplot()
-    axes.hist(data, bins=edges, color="#8fb3d9", edgecolor="#4a6f99")
+    axes.hist(data, bins=edges.tolist(), color="#8fb3d9", edgecolor="#4a6f99")
     axes.axvline(
         summary.mean,
         color="black",

@@ -135,7 +135,12 @@ _LINE_FIELDS: dict[str, type | tuple[type, ...]] = {
     "settings": dict,
     "record": dict,
 }
-_KIND_NAMES = {int: "an integer", str: "a string", bool: "true or false", dict: "an object"}
+_KIND_NAMES: dict[type | tuple[type, ...], str] = {
+    int: "an integer",
+    str: "a string",
+    bool: "true or false",
+    dict: "an object",
+}
 #: Integers beyond this are no count of ours (and would overflow the statistics' floats).
 _MAX_INT = 2**53
 
@@ -413,6 +418,8 @@ def _read_line(raw: bytes, where: str, settings: RunSettings, first: bool) -> De
     :raises ResultsFileError: for a line that is not a good results line.
     :raises SettingsConflict: for a line solved with other settings.
     """
+    data: Any
+    problem: str | None
     if len(raw) > MAX_RESULTS_LINE_BYTES:
         data, problem = None, f"longer than {MAX_RESULTS_LINE_BYTES:,} bytes"
     else:

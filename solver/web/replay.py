@@ -61,7 +61,7 @@ def search_rows(search: dict[str, Any]) -> list[dict[str, Any]]:
     """The search summary of a record's ``search`` (strategy, budget, cost, bound, gap) as
     table rows; fields the record lacks are left out. A ``wide`` row's value takes the room
     of the note too."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     if "strategy" in search:
         strategy = str(search["strategy"])
         if search.get("chosen"):
@@ -115,7 +115,7 @@ def replay_data(
     :param search: a record's ``search`` summary, if a solver found the game.
     """
     position = Position.start(board)
-    steps = [
+    steps: list[dict[str, Any]] = [
         {
             "label": "Start",
             "svg": board_svg(position, size=None),
