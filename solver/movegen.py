@@ -50,11 +50,13 @@ moves), so the output is one row per play.
 
 Pieces, deadlines and the bounded mode
 --------------------------------------
-The search runs in *pieces*, one per first square of the path, called from Python one after
-the other into the same table: between pieces Python polls a stop test (a deadline, a flag)
-and lets Ctrl-C through, so generation stops within one piece's time (a few milliseconds on a
-full deal). A piece that fills the table is run again into a larger one; that is harmless,
-since the table keeps one witness per play whatever is written twice.
+The search runs in *pieces*, the paths from one first square (with more than 3 moves, from
+one first square on to one second square), called from Python one after the other into the
+same table: between pieces Python polls a stop test (a deadline, a flag) and lets Ctrl-C
+through, so generation stops within one piece's time (milliseconds with a small move limit;
+with none, about a tenth of a second, up to two seconds on the densest deals). A piece that
+fills the table is run again into a larger one; that is harmless, since the table keeps one
+witness per play whatever is written twice.
 
 With ``best=N`` the table also counts its plays by tally and keeps a *threshold*, the N-th
 best tally found so far: a prefix whose trie node has no word tallying as much
