@@ -266,4 +266,52 @@ def check_record(record: Record, dictionary: Container[str]) -> Verdict:
                 position,
                 removed=removed_by_turn,
             )
+    if not result.cleared:
+        fault = _unfinished(record, position, dictionary)
+        if fault is not None:
+            return Verdict(
+                fault, len(record.turns), result, notes, position, removed=removed_by_turn
+            )
     return Verdict(None, len(record.turns), result, notes, position, removed=removed_by_turn)
+
+
+def record_move_limit(record: Record) -> int | None:
+    """The class of plays a record was played in: its search's move limit ``K`` (RULES.md
+    section 10), or ``None`` (no limit, the real rules) when the record names none."""
+    limit = (record.search or {}).get("max_moves")
+    return limit if isinstance(limit, int) and not isinstance(limit, bool) else None
+
+
+def _unfinished(record: Record, position: Position, dictionary: Container[str]) -> Fault | None:
+    """A fault naming a play still possible at the end of a game that did not clear the board,
+    in the class the record names (:func:`record_move_limit`); ``None`` if there is none.
+
+    The full generator needs a :class:`solver.dictionary.Dictionary`; with any other word list
+    the end cannot be checked and is accepted.
+    """
+    from .dictionary import Dictionary
+    from .movegen import generate_plays
+    from .play import describe_class
+
+    if not isinstance(dictionary, Dictionary):
+        return None
+    limit = record_move_limit(record)
+    plays = generate_plays(
+        record.board,
+        position.remaining_mask,
+        dictionary,
+        record.rules,
+        limit,
+        position.played,
+        best=1,
+    )
+    if not plays:
+        return None
+    play = plays[0]
+    moves = ", ".join(f"{square_name(a)}-{square_name(b)}" for a, b in play.moves) or "none"
+    path = " ".join(square_name(sq) for sq in play.path)
+    return Fault(
+        None,
+        f"result: the game is not over, {play.word} ({play.score}) can still be played "
+        f"({describe_class(limit)}; moves {moves}; path {path})",
+    )

@@ -56,11 +56,18 @@ TIE = turn("TIE", ["c3", "c2", "b1"])
 
 
 def make_record(
-    turns: list[dict], board: str = EXAMPLE_BOARD, rules: Rules | None = None, **result_changes
+    turns: list[dict],
+    board: str = EXAMPLE_BOARD,
+    rules: Rules | None = None,
+    finished: bool = True,
+    search: dict | None = None,
+    **result_changes,
 ) -> Record:
     """A record of ``turns`` (dicts with square names, see :func:`turn`) whose result is what
     the turns, applied as written (legal or not), leave; ``result_changes`` then spoil chosen
-    result fields."""
+    result fields. Not ``finished``: a game in progress, with no result (the referee checks
+    that a finished game that leaves tiles could not go on). ``search``: the record's search
+    section (its ``max_moves`` names the class of plays the game was played in)."""
     layout = Layout.parse(board)
     position = Position.start(layout)
     for data in turns:
@@ -78,15 +85,16 @@ def make_record(
         position = Position(layout, position.remaining_mask & ~removed, position.played)
     result = Result.of_game([t["word"] for t in turns], position.remaining_letters()).to_dict()
     result.update(result_changes)
-    return Record.from_dict(
-        {
-            "format": "letterchess/record-1",
-            "board": board,
-            "rules": (rules or Rules()).to_dict(),
-            "turns": turns,
-            "result": result,
-        }
-    )
+    data = {
+        "format": "letterchess/record-1",
+        "board": board,
+        "rules": (rules or Rules()).to_dict(),
+        "turns": turns,
+        "result": result if finished else None,
+    }
+    if search is not None:
+        data["search"] = search
+    return Record.from_dict(data)
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from .conftest import (
     assert_one_line_error,
     make_record,
     run,
+    turn,
 )
 
 
@@ -122,11 +123,11 @@ def test_show_record(runner, tmp_path):
 
 def test_check_legal_and_illegal(runner, tmp_path, word_file):
     path = tmp_path / "game.json"
-    make_record([HER_REFILL, TIE]).save(path)
+    make_record([HER_REFILL, TIE], finished=False).save(path)
     result = run(runner, "check", path, "--dict", word_file)
     assert result.exit_code == 0, result.output
-    assert "legal game: 2 turns, 27 word points" in result.output
-    bad = make_record([HER_REFILL, TIE]).to_dict()
+    assert "game in progress: 2 turns, 27 points so far, every turn legal" in result.output
+    bad = make_record([HER_REFILL, TIE], finished=False).to_dict()
     bad["turns"][1]["score"] = 14
     path.write_text(json.dumps(bad))
     assert_one_line_error(
@@ -150,9 +151,28 @@ def test_check_bad_records(runner, tmp_path, word_file):
     assert_one_line_error(run(runner, "check"), 2, "Missing argument")
 
 
-def test_check_with_the_default_dictionary(runner, tmp_path):
+def test_check_a_game_stopped_early(runner, tmp_path, word_file):
     path = tmp_path / "game.json"
     make_record([HER_REFILL, TIE]).save(path)
+    assert_one_line_error(
+        run(runner, "check", path, "--dict", word_file),
+        1,
+        "game.json: result: the game is not over, DUE (15) can still be played (any number of",
+    )
+
+
+def test_check_a_finished_game(runner, tmp_path, word_file):
+    path = tmp_path / "game.json"
+    board = "/".join(["......."] * 8 + ["TEN.CAQ"])
+    make_record([turn("NET", ["c1", "b1", "a1"])], board=board).save(path)
+    result = run(runner, "check", path, "--dict", word_file)
+    assert result.exit_code == 0, result.output
+    assert "legal game: 1 turn, 12 word points, 3 tiles left, penalty 12" in result.output
+
+
+def test_check_with_the_default_dictionary(runner, tmp_path):
+    path = tmp_path / "game.json"
+    make_record([HER_REFILL, TIE], finished=False).save(path)
     result = run(runner, "check", path)
     assert result.exit_code == 0, result.output
     assert "checked against scowl-70" in result.output

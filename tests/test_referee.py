@@ -30,11 +30,48 @@ IRE_BACKWARDS = turn("IRE", ["e1", "d1", "c1"])
     ],
 )
 def test_legal_records_are_accepted(turns, rules, words):
-    record = make_record(turns, rules=rules)
+    # Games in progress: the turns are legal, and the board still has plays.
+    record = make_record(turns, rules=rules, finished=False)
     verdict = check_record(record, words)
     assert verdict.ok, verdict.fault
-    assert verdict.turns_checked == len(turns)
-    assert verdict.result == record.result
+    assert verdict.in_progress and verdict.turns_checked == len(turns)
+
+
+#: A board where NET leaves C, A, Q, which spell no word: the game is over with tiles left.
+STUCK_BOARD = "/".join(["......."] * 8 + ["TEN.CAQ"])
+NET = turn("NET", ["c1", "b1", "a1"])
+
+
+def test_finished_game_with_tiles_left_is_accepted(words):
+    verdict = check_record(make_record([NET], board=STUCK_BOARD), words)
+    assert verdict.ok, verdict.fault
+    assert verdict.result.remaining == "ACQ" and verdict.result.penalty == 3 * 4
+
+
+@pytest.mark.parametrize(
+    ("search", "reason"),
+    [
+        # No search section: the real rules, any number of moves.
+        (None, "DUE (15) can still be played (any number of moves; moves c1-e2, f3-e3; path"),
+        ({"max_moves": None}, "can still be played (any number of moves;"),
+        ({"max_moves": 0}, "IRE (15) can still be played (at most 0 moves a turn; moves none;"),
+    ],
+)
+def test_game_stopped_early_is_rejected(search, reason, words):
+    # After HER the example board still has plays: a result there is a game left unfinished.
+    record = make_record([HER_REFILL], search=search)
+    verdict = check_record(record, words)
+    assert verdict.fault is not None and verdict.fault.turn is None
+    assert str(verdict.fault).startswith("result: the game is not over, ")
+    assert reason in str(verdict.fault)
+
+
+def test_end_check_uses_the_class_of_the_record(words):
+    # CAT needs the T beside the A: one move cannot bring it there (C blocks its row).
+    board = "/".join(["......."] * 8 + ["T...CA."])
+    assert check_record(make_record([], board=board, search={"max_moves": 1}), words).ok
+    fault = check_record(make_record([], board=board, search={"max_moves": 2}), words).fault
+    assert fault is not None and "CAT (12) can still be played" in fault.reason
 
 
 def test_legal_record_result_figures(words):
@@ -154,14 +191,14 @@ def test_wrong_results_are_rejected(change, reason, words):
 
 
 def test_remaining_letters_in_any_order(words):
-    record = make_record([HER_REFILL])
+    record = make_record([NET], board=STUCK_BOARD)
     shuffled = record.result.remaining[::-1]
     assert shuffled != record.result.remaining
-    assert check_record(make_record([HER_REFILL], remaining=shuffled), words).ok
+    assert check_record(make_record([NET], board=STUCK_BOARD, remaining=shuffled), words).ok
 
 
 def test_dictionary_mismatch_is_noted(words):
-    record = make_record([TIE])
+    record = make_record([TIE], finished=False)
     data = record.to_dict()
     data["dictionary"] = {"name": "other", "words": 3, "sha256": "ab" * 32}
     verdict = check_record(Record.from_dict(data), words)
