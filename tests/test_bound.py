@@ -87,6 +87,23 @@ def test_every_play_of_a_game_is_formable_at_its_start(scowl, seed):
         earlier.append(formable_words(layout, position.remaining_mask, scowl, Rules(), MAX_MOVES))
 
 
+# The real game (no move limit) exhaustively: the first board in a few seconds, the others in
+# 20 s to 3 minutes.
+REAL_GAME_BOARDS = slow_after([SMALL_BOARDS[1], SMALL_BOARDS[2], SMALL_BOARDS[0]])
+
+
+@pytest.mark.parametrize("board", REAL_GAME_BOARDS)
+def test_real_game_bound_is_admissible_in_every_state(scowl, board):
+    # Every state of the exhaustive search with no move limit (every play of the rules, not
+    # only those of a class with K): the bound for the real game is never below its optimum.
+    layout = Layout.from_line(board)
+    exhaustive = Exhaustive(layout, scowl, max_moves=None)
+    for (mask, played), value in exhaustive.states():
+        points = sum(tally(word) for word in played)
+        found = board_bound(layout, scowl, Rules(), None, mask, played, points)
+        assert found.future >= value, (mask, played)
+
+
 # Every state of the small boards, for K = 2 and (on two boards) K = 3: the first case is the
 # fastest (its Q and X keep the game short); the others, with their thousands of states, take
 # up to a minute.
