@@ -5,11 +5,14 @@ Run with the package installed, on a quiet machine::
 
     python benchmarks/bench_small.py [--strategies greedy,beam,dfs,nrpa,nmcs]
         [--time-limits 1,10] [--exact-limit 600] [--workers 2] [--json out.json]
+        [--max-moves 2|all]
 
 1. Every layout of ``benchmarks/small`` (30 layouts of 12 to 20 tiles, written by
    ``make_small_suite.py``) is solved with ``exact`` (at most ``--exact-limit`` seconds each):
-   the optimum for the standard class of plays with K = 2, if proven. The proven optima and
-   their games are written to ``benchmarks/small/optima.json`` (the tests read it).
+   the optimum for the full class of plays with at most ``--max-moves`` moves a turn (``all``:
+   no limit, the real game), if proven. The proven optima and their games are written to
+   ``benchmarks/small/optima.json`` (the tests read it), one key per class of plays beside the
+   others: ``{"small-01": {"2": {"optimum": ..., "record": ...}, "all": {...}}, ...}``.
 2. Every strategy solves every layout at each time limit (``letterchess bench``'s machinery:
    one process per solve, ``--workers`` at a time, the layouts searched with seed 0).
 3. It prints, per time limit and strategy, the mean of ``score / optimum`` over the layouts
@@ -26,6 +29,7 @@ from pathlib import Path
 
 from solver.budget import Budget
 from solver.dictionary import Dictionary
+from solver.play import limit_name
 from solver.runs.bench import run_bench, split_strategies
 from solver.runs.deals import deals_from_folder
 from solver.runs.settings import RunSettings
@@ -44,33 +48,35 @@ def main() -> None:
     parser.add_argument(
         "--optima-only", action="store_true", help="stop after writing small/optima.json"
     )
+    parser.add_argument("--max-moves", default="2", help="the move limit K, or 'all'")
     args = parser.parse_args()
+    max_moves = None if args.max_moves == "all" else int(args.max_moves)
+    play_class = limit_name(max_moves)
 
     deals = deals_from_folder(SUITE)
     words = Dictionary.default().info()
 
     def bench(strategies: list[str], time_limit: float) -> list:
         budget = Budget(time_limit, None)
-        settings = RunSettings(tuple(strategies), budget, 2, 0, dictionary=words, bound=True)
+        settings = RunSettings(
+            tuple(strategies), budget, max_moves, 0, dictionary=words, bound=True
+        )
         return run_bench(deals, settings, workers=args.workers, progress=False).solves
 
     exact = bench(["exact"], args.exact_limit)
     optimum = {s.deal: s.result.score for s in exact if s.result.record["search"]["proven"]}
-    # The proven optima with their games, which the tests check (tests/test_search_exact.py).
-    OPTIMA.write_text(
-        json.dumps(
-            {
-                s.deal: {"optimum": s.result.score, "record": s.result.record}
-                for s in exact
-                if s.deal in optimum
-            },
-            indent=1,
-        )
-        + "\n"
-    )
+    # The proven optima with their games, which the tests check (tests/test_search_exact.py);
+    # the other classes' optima are kept.
+    optima = json.loads(OPTIMA.read_text()) if OPTIMA.exists() else {}
+    for solve in exact:
+        entry = optima.setdefault(solve.deal, {})
+        entry.pop(play_class, None)
+        if solve.deal in optimum:
+            entry[play_class] = {"optimum": solve.result.score, "record": solve.result.record}
+    OPTIMA.write_text(json.dumps(optima, indent=1) + "\n")
     if args.optima_only:
         return
-    print("## Optima (exact, K = 2)\n")
+    print(f"## Optima (exact, K = {play_class})\n")
     print("| layout | tiles | optimum | proven | seconds | states | root bound | bound / optimum |")
     print("|---|---|---|---|---|---|---|---|")
     for solve in exact:
