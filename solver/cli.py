@@ -121,9 +121,9 @@ def max_moves_option(command: Callable[..., Any]) -> Callable[..., Any]:
     return click.option(
         "--max-moves",
         type=MoveLimit(),
-        default="2",
+        default="all",
         show_default=True,
-        help="Most tiles moved in a turn (K), or 'all' for no limit (the real game).",
+        help="Most tiles moved in a turn (K), or 'all' for no limit (the real game, the default).",
     )(command)
 
 

@@ -13,12 +13,29 @@ from __future__ import annotations
 
 #: Seconds of search when neither a time limit nor a state budget is given.
 DEFAULT_TIME_LIMIT = 10.0
-#: The move limit K: the most tiles moved in a turn (RULES.md section 10).
-DEFAULT_MAX_MOVES = 2
+#: The move limit K: the most tiles moved in a turn (RULES.md section 10); ``None``: no limit,
+#: the real game. A limit K is an option, for comparisons and for speed.
+DEFAULT_MAX_MOVES: int | None = None
 #: States searched per second, to turn a state budget into seconds where a strategy needs one
 #: (``auto``'s choice): a fixed rate, so that the same budget makes the same choice everywhere.
 #: Our machine runs 1,500 to 3,000 states a second.
 STATES_PER_SECOND = 2000.0
+
+# --- Plays generated per position with no move limit (solver.search.base.Expansion) ----------
+#
+# With no move limit, generating every play of a full deal takes 5 to 26 s (tens of thousands
+# to 265,000 plays), and even the best 64 take 1 to 9 s; with at most 3 moves, 0.01 to 0.08 s.
+# At 30 tiles the best 64 of the real game take 0.05 to 0.35 s, at 24 tiles every play 0.06 s,
+# at 17 tiles 0.01 s (benchmarks/README.md, "The real game").
+
+#: The move limit of the plays generated for every position with many tiles.
+EXPANSION_MOVES = 3
+#: ... plus, at or below :data:`EXPANSION_WIDE_TILES` tiles, the best this many of the real game
+#: (the long words, with any number of moves) ...
+EXPANSION_BEST = 64
+EXPANSION_WIDE_TILES = 30
+#: ... and at or below this many tiles, every play of the real game.
+EXPANSION_FULL_TILES = 20
 
 # --- Memory of one search ----------------------------------------------------------------------
 

@@ -25,9 +25,15 @@ from typing import Any, ClassVar, Generic, TypeVar, cast
 import numpy as np
 
 from ..board import Layout
-from ..config import PLAY_CACHE_ROWS
+from ..config import (
+    EXPANSION_BEST,
+    EXPANSION_FULL_TILES,
+    EXPANSION_MOVES,
+    EXPANSION_WIDE_TILES,
+    PLAY_CACHE_ROWS,
+)
 from ..dictionary import Dictionary
-from ..movegen import raw_plays
+from ..movegen import GenerationStopped, raw_plays
 from ..rules import Rules, clear_bonus, is_vowel
 
 
@@ -48,6 +54,39 @@ class PlaySet:
     def take(self, keep: np.ndarray) -> PlaySet:
         """The plays selected by a boolean mask or index array, in the same order."""
         return PlaySet(self.word_ids[keep], self.tiles[keep], self.scores[keep])
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """Which plays of a position a strategy looks at when the game allows more moves than are
+    cheap to generate (no move limit, the real game): progressive widening by tile count.
+
+    * With more than ``wide_tiles`` tiles: every play with at most ``moves`` moves.
+    * With ``full_tiles`` < tiles <= ``wide_tiles``: those, plus the best ``best`` plays of the
+      game's class (the bounded generator; the long words that many moves make).
+    * With at most ``full_tiles`` tiles: every play of the game's class (cheap by then).
+
+    Every play so generated is a play of the game (a play with at most ``moves`` moves is one
+    of every larger class); when the game's own limit is at most ``moves`` every play of the
+    class is generated at every size, so a K-limited search is unchanged.
+    """
+
+    moves: int = EXPANSION_MOVES
+    best: int = EXPANSION_BEST
+    wide_tiles: int = EXPANSION_WIDE_TILES
+    full_tiles: int = EXPANSION_FULL_TILES
+
+    def requests(
+        self, max_moves: int | None, tiles: int
+    ) -> tuple[tuple[int | None, int | None], ...]:
+        """The generations whose union is the plays of a position of ``tiles`` tiles in a game
+        with the move limit ``max_moves``: ``(move limit, best)`` pairs (``best`` ``None``:
+        every play)."""
+        if tiles <= self.full_tiles or (max_moves is not None and max_moves <= self.moves):
+            return ((max_moves, None),)
+        if tiles <= self.wide_tiles and self.best > 0:
+            return ((self.moves, None), (max_moves, self.best))
+        return ((self.moves, None),)
 
 
 @dataclass(frozen=True)
@@ -87,8 +126,8 @@ class Line:
 class Game:
     """One deal as a search problem: its layout, dictionary, rules and move limit ``K``
     (``None``: no limit, the real game), with the plays of every position generated once and
-    cached (by tile mask, an exact key: the plays of a position do not depend on the words
-    played, which are filtered afterwards).
+    cached (by tile mask, move limit and bound ``best``, an exact key: the plays of a position
+    do not depend on the words played, which are filtered afterwards).
 
     :param start: the line the search continues: the turns of a game in progress (their
         points and rounds count in every final score), or by default the empty line.
@@ -109,31 +148,89 @@ class Game:
         self.max_moves = max_moves
         self.start = start if start is not None else Line.start(layout.tile_mask)
         self.start_mask = self.start.mask
-        self._cache: OrderedDict[int, PlaySet] = OrderedDict()
+        self._cache: OrderedDict[tuple[int, tuple[tuple[int | None, int | None], ...]], PlaySet]
+        self._cache = OrderedDict()
         self._cache_rows = 0
         self._cache_limit = cache_rows
         self._vowel_mask = sum(1 << sq for sq, letter in layout.tiles() if is_vowel(letter))
 
     def all_plays(self, mask: int) -> PlaySet:
         """Every play from the position ``mask``, whatever words were played, best first."""
-        cached = self._cache.get(mask)
+        return self.plays_of(mask, None)
+
+    def plays_of(
+        self,
+        mask: int,
+        expansion: Expansion | None,
+        stop: Callable[[], bool] | None = None,
+    ) -> PlaySet:
+        """The plays from the position ``mask`` that ``expansion`` looks at (``None``: every
+        play of the game's class), whatever words were played, best first.
+
+        :param stop: polled during the generations after the first (the costly bounded ones):
+            when it turns true they are left out, and the plays returned are only the first
+            generation's (not cached). A search out of time finishes its lines that way.
+        """
+        requests = (
+            ((self.max_moves, None),)
+            if expansion is None
+            else expansion.requests(self.max_moves, mask.bit_count())
+        )
+        key = (mask, requests)
+        cached = self._cache.get(key)
         if cached is not None:
-            self._cache.move_to_end(mask)
+            self._cache.move_to_end(key)
             return cached
-        raw = raw_plays(self.layout, mask, self.dictionary, self.rules, self.max_moves)
-        # One row per (word, tiles) already; best tally first, ties by word id and tiles.
-        order = np.lexsort((raw.tiles, raw.word_ids, -raw.scores))
-        plays = PlaySet(raw.word_ids[order], raw.tiles[order], raw.scores[order])
-        self._cache[mask] = plays
+        parts = []
+        complete = True
+        for number, (limit, best) in enumerate(requests):
+            try:
+                parts.append(
+                    raw_plays(
+                        self.layout,
+                        mask,
+                        self.dictionary,
+                        self.rules,
+                        limit,
+                        best=best,
+                        stop=stop if number else None,
+                    )
+                )
+            except GenerationStopped:
+                complete = False
+        word_ids = np.concatenate([part.word_ids for part in parts])
+        tiles = np.concatenate([part.tiles for part in parts])
+        scores = np.concatenate([part.scores for part in parts])
+        # Best tally first, ties by word id and tiles.
+        order = np.lexsort((tiles, word_ids, -scores))
+        if len(parts) > 1 and len(order):
+            # One row per (word, tiles): a play found by two generations is kept once.
+            sorted_words, sorted_tiles = word_ids[order], tiles[order]
+            fresh = np.ones(len(order), dtype=bool)
+            fresh[1:] = (sorted_words[1:] != sorted_words[:-1]) | (
+                sorted_tiles[1:] != sorted_tiles[:-1]
+            )
+            order = order[fresh]
+        plays = PlaySet(word_ids[order], tiles[order], scores[order])
+        if not complete:
+            return plays
+        self._cache[key] = plays
         self._cache_rows += len(plays)
         while self._cache_rows > self._cache_limit and len(self._cache) > 1:
             _, evicted = self._cache.popitem(last=False)
             self._cache_rows -= len(evicted)
         return plays
 
-    def legal_plays(self, mask: int, played: frozenset[int]) -> PlaySet:
-        """The plays from ``mask`` whose words were not played yet."""
-        plays = self.all_plays(mask)
+    def legal_plays(
+        self,
+        mask: int,
+        played: frozenset[int],
+        expansion: Expansion | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> PlaySet:
+        """The plays from ``mask`` that ``expansion`` looks at (by default every play) whose
+        words were not played yet (``stop`` as in :meth:`plays_of`)."""
+        plays = self.plays_of(mask, expansion, stop)
         if not played or len(plays) == 0:
             return plays
         fresh = ~np.isin(plays.word_ids, np.fromiter(played, dtype=np.int64, count=len(played)))
@@ -175,6 +272,9 @@ class SearchContext:
         self.time_limit = time_limit
         self.max_states = max_states
         self.rng = random.Random(seed)
+        #: Which plays :meth:`plays` generates (``None``: every play of the game's class); an
+        #: :class:`AnytimeStrategy` sets it before it starts.
+        self.expansion: Expansion | None = None
         self.states = 0
         self.interrupted = False
         self.best: Line | None = None
@@ -205,9 +305,15 @@ class SearchContext:
         return self.time_limit is not None and self.elapsed >= self.time_limit
 
     def plays(self, line: Line) -> PlaySet:
-        """The legal plays after ``line`` (one state of the budget)."""
+        """The legal plays after ``line`` that :attr:`expansion` looks at (one state of the
+        budget)."""
         self.states += 1
-        return self.game.legal_plays(line.mask, line.played)
+        return self.game.legal_plays(line.mask, line.played, self.expansion, self._time_spent)
+
+    def _time_spent(self) -> bool:
+        """Whether the time limit is spent or the user pressed Ctrl-C: what stops a costly
+        generation (a state budget never does, so that it gives the same game everywhere)."""
+        return self.interrupted or (self.time_limit is not None and self.elapsed >= self.time_limit)
 
     def offer(self, line: Line) -> bool:
         """Record a complete game; keep it if it beats the best so far (the first found wins a
@@ -361,9 +467,15 @@ class AnytimeStrategy(Strategy[P, R]):
     :meth:`search`, which returns when it is done or raises :class:`BudgetSpent`."""
 
     def run(self, context: SearchContext) -> None:
+        context.expansion = self.expansion()
         context.offer(context.complete_greedily(context.start_line()))
         with contextlib.suppress(BudgetSpent):
             self.search(context)
+
+    def expansion(self) -> Expansion | None:
+        """Which plays of a position the search looks at (see :class:`Expansion`); the
+        defaults of :mod:`solver.config` unless a strategy's parameters say otherwise."""
+        return Expansion()
 
     def search(self, context: SearchContext) -> None:
         """Look for games better than the greedy one (subclasses)."""

@@ -58,7 +58,10 @@ class Limits:
     :ivar max_body: bytes of a request body.
     :ivar max_time_limit: seconds of one solve's search.
     :ivar max_states: one solve's state budget.
-    :ivar max_moves: the move limit K (the plays grow steeply with it; K = 3 bounds take 7 s).
+    :ivar max_moves: the largest move limit K a request may name (the plays grow steeply with
+        it; K = 3 bounds take 7 s); ``"all"`` (no limit, the real game, the default) is always
+        allowed: its plays are generated in the bounded mode (the best ``top``) and its
+        searches are capped by the time and state budgets like any other.
     :ivar max_top: plays listed by one ``plays`` request.
     :ivar max_seed: seeds of deals and searches.
     """
@@ -196,9 +199,12 @@ def read_game(data: dict[str, Any], dictionary: Dictionary) -> GameState:
     return GameState(layout, rules, tuple(turns), position)
 
 
-def _max_moves(data: dict[str, Any], limits: Limits, rules: Rules) -> int:
-    """The move limit K of a request, which the rules' ``min_moves`` must not exceed."""
-    max_moves = _integer(data, "max_moves", 2, 0, limits.max_moves)
+def _max_moves(data: dict[str, Any], limits: Limits, rules: Rules) -> int | None:
+    """The move limit K of a request (``"all"``, ``null`` or absent: ``None``, no limit),
+    which the rules' ``min_moves`` must not exceed."""
+    if data.get("max_moves", "all") in ("all", None):
+        return None
+    max_moves = _integer(data, "max_moves", None, 0, limits.max_moves)
     rules.check_move_limit(max_moves)
     return max_moves
 
@@ -247,10 +253,14 @@ class Api:
         game = read_game(data, self.dictionary)
         return self._game_answer(game, _max_moves(data, self.limits, game.rules))
 
-    def _game_answer(self, game: GameState, max_moves: int) -> dict[str, Any]:
+    def _game_answer(self, game: GameState, max_moves: int | None) -> dict[str, Any]:
         position = game.position
         # Over when no play of the full class is left (RULES.md section 10), or cleared.
-        over = position.cleared or not self._plays_of(game, max_moves)
+        # A play with at most 2 moves is one of every larger class, and much faster found.
+        quick = 2 if max_moves is None else min(max_moves, 2)
+        over = position.cleared or not (
+            self._plays_of(game, quick, best=1) or self._plays_of(game, max_moves, best=1)
+        )
         result = Result.of_game([turn.word for turn in game.turns], position.remaining_letters())
         # A game in progress is recorded without a result.
         record = Record(
@@ -309,7 +319,12 @@ class Api:
             "game": self._game_answer(after, _max_moves(data, self.limits, game.rules)),
         }
 
-    def _plays_of(self, game: GameState, max_moves: int) -> list[Play]:
+    def _plays_of(
+        self, game: GameState, max_moves: int | None, best: int | None = None
+    ) -> list[Play]:
+        """The plays of the game's position, best first; with ``best``, only that many (the
+        bounded mode, much faster: with no move limit, generating every play of an opening
+        takes many seconds)."""
         position = game.position
         return generate_plays(
             game.layout,
@@ -318,6 +333,7 @@ class Api:
             game.rules,
             max_moves,
             position.played,
+            best=best,
         )
 
     def plays(self, data: dict[str, Any]) -> dict[str, Any]:
@@ -326,7 +342,8 @@ class Api:
         game = read_game(data, self.dictionary)
         max_moves = _max_moves(data, self.limits, game.rules)
         top = _integer(data, "top", 20, 1, self.limits.max_top)
-        found = self._plays_of(game, max_moves)
+        # With no move limit only the best ``top`` are generated (and counted).
+        found = self._plays_of(game, max_moves, best=top if max_moves is None else None)
         return {
             "count": len(found),
             "max_moves": max_moves,
@@ -418,7 +435,7 @@ class SolveRequest:
     rules: Rules
     time_limit: float | None
     max_states: int | None
-    max_moves: int
+    max_moves: int | None
     seed: int
 
 

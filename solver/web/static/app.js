@@ -247,6 +247,12 @@
 
   // --- solving --------------------------------------------------------------------------
 
+  // The move limit K chosen, or "all" for no limit (the real game).
+  function moveLimit() {
+    var value = $("max-moves").value;
+    return value === "all" ? "all" : Number(value);
+  }
+
   function solveSettings() {
     var timeText = $("solve-time").value.trim();
     var statesText = $("solve-states").value.trim();
@@ -255,7 +261,7 @@
       strategy: $("solve-strategy").value,
       time_limit: timeText === "" ? null : Number(timeText),
       max_states: statesText === "" ? null : Number(statesText),
-      max_moves: Number($("max-moves").value),
+      max_moves: moveLimit(),
       seed: Number($("solve-seed").value || 0),
     };
   }
@@ -334,7 +340,7 @@
     var board;
     try { board = requireBoard(); } catch (error) { return say("board-error", error.message, "error"); }
     say("board-status", "Computing the upper bound…");
-    api("/api/bound", {board: board, max_moves: Number($("max-moves").value)}).then(function (b) {
+    api("/api/bound", {board: board, max_moves: moveLimit()}).then(function (b) {
       say("board-status", "Upper bound " + b.bound + ": no game scores more (" + b.for + ")");
     }, function (error) {
       say("board-error", error.message, "error");
@@ -391,7 +397,7 @@
       board: state.game.board,
       rules: state.game.rules,
       turns: state.game.turns,
-      max_moves: Number($("max-moves").value),
+      max_moves: moveLimit(),
     };
     Object.keys(extra || {}).forEach(function (key) { request[key] = extra[key]; });
     return request;
@@ -406,12 +412,12 @@
     $("play-hints").innerHTML = "";
     return api("/api/game", {
       board: game.board, rules: game.rules, turns: game.turns,
-      max_moves: Number($("max-moves").value),
+      max_moves: moveLimit(),
     }).then(function (answer) {
       showView("play");
       gameAnswered(answer);
       api("/api/bound", {board: answer.board, rules: answer.rules,
-                         max_moves: Number($("max-moves").value)}).then(function (b) {
+                         max_moves: moveLimit()}).then(function (b) {
         state.dealBound = b.bound;
         showBoundOfPosition();
       }, function () {});
@@ -555,8 +561,8 @@
     api("/api/plays", gameRequest({top: 10})).then(function (answer) {
       var list = $("play-hints");
       list.innerHTML = "";
-      say("play-message", answer.count + " plays with at most " + answer.max_moves +
-        " moves; the best " + answer.plays.length + " (click one to set it up):");
+      say("play-message", answer.count + " plays with " + (answer.max_moves === null ? "any number of" :
+        "at most " + answer.max_moves) + " moves; the best " + answer.plays.length + " (click one to set it up):");
       answer.plays.forEach(function (play) {
         var item = document.createElement("li");
         var moves = play.moves.map(function (m) { return m[0] + "-" + m[1]; }).join(", ");
