@@ -22,7 +22,7 @@ from .board import LETTER_SOURCES, BoardError, Layout, deal, read_bag, read_boar
 from .budget import UNSET, Budget, search_budget
 from .config import DEFAULT_TIME_LIMIT
 from .inputs import MAX_RECORD_BYTES, is_file_path, read_text
-from .play import describe_class, limit_name
+from .play import class_label, describe_class
 from .record import Record, RecordError
 from .render import count_of
 from .rules import Rules, RulesError, tally
@@ -761,7 +761,7 @@ def solve(
     click.echo(
         f"Search: {strategy.name}{f' ({params})' if params else ''}"
         f"{f' chose {chosen}' if (chosen := outcome.report.chosen) else ''}, "
-        f"K={limit_name(max_moves)}, "
+        f"{class_label(max_moves)}, "
         f"{outcome.seconds:.2f} s, {outcome.states:,} states ({rate:,.0f}/s), "
         f"stopped: {outcome.stop_reason}"
     )

@@ -32,8 +32,8 @@ STATES_PER_SECOND = 2000.0
 EXPANSION_MOVES = 3
 #: ... plus, at or below :data:`EXPANSION_WIDE_TILES` tiles, the best this many of the real game
 #: (the long words, with any number of moves) ...
-EXPANSION_BEST = 64
-EXPANSION_WIDE_TILES = 30
+EXPANSION_BEST = 32
+EXPANSION_WIDE_TILES = 34
 #: ... and at or below this many tiles, every play of the real game.
 EXPANSION_FULL_TILES = 20
 

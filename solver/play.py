@@ -84,6 +84,12 @@ def describe_class(max_moves: int | None) -> str:
     return f"at most {max_moves} move{'s' * (max_moves != 1)} a turn"
 
 
+def class_label(max_moves: int | None) -> str:
+    """The class of plays searched, as the outputs label it: ``K=all (any number of moves)``
+    or ``K=2 (at most 2 moves a turn)``."""
+    return f"K={limit_name(max_moves)} ({describe_class(max_moves)})"
+
+
 def canonical_plays(plays: Iterable[Play]) -> list[Play]:
     """One play per ``(word, tiles_mask)``, with its smallest witness, sorted best first."""
     best: dict[tuple[str, Bitboard], Play] = {}

@@ -19,7 +19,7 @@ from solver.record import Record
 from solver.render import tiles_after_moves
 from solver.rules import Result, Rules, tally
 from solver.search import STRATEGIES
-from solver.search.base import SearchContext, Strategy, StrategyParams
+from solver.search.base import Expansion, SearchContext, Strategy, StrategyParams
 
 #: The board at the top of the README: a standard deal of 48 tiles, rows 9 down to 1, with the
 #: middle row empty and tiles on b, d and f beside it. ``data/example-game.json`` plays it.
@@ -168,6 +168,7 @@ class RankStrategy(Strategy):
     Params = RankParams
 
     def run(self, context: SearchContext) -> None:
+        context.expansion = Expansion()  # with no move limit, the cheap plays only
         line = context.start_line()
         while True:
             plays = context.plays(line)

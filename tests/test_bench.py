@@ -81,7 +81,9 @@ def test_bench_on_random_deals(runner, rank_strategy, tmp_path):
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert out.startswith("3 deals x 4 strategies, K=2, 100 states per solve, standard rules")
+    assert out.startswith(
+        "3 deals x 4 strategies, K=all (any number of moves), 100 states per solve, standard rules"
+    )
     report = json.loads(json_out.read_text())
     assert report["format"] == "letterchess/bench-1"
     seeds = [deal_seed(7, i) for i in range(3)]
@@ -388,5 +390,5 @@ def test_one_deal_one_strategy(runner):
         "--workers", 0, "--no-bound", "--quiet",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("1 deal x 1 strategy, K=2")
+    assert result.stdout.startswith("1 deal x 1 strategy, K=all (any number of moves)")
     assert "Scores on 1 deal\n" in result.stdout

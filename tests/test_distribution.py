@@ -88,7 +88,7 @@ def scores_by_seed(path: Path) -> dict[int, int]:
 def distribution_args(out: Path, n: int, *extra) -> list:
     return [
         "distribution", "--n", n, "--strategy", "greedy", "--max-states", BUDGET,
-        "--out", out, *extra,
+        "--out", out, "--max-moves", 2, *extra,
     ]  # fmt: skip
 
 
@@ -518,7 +518,9 @@ def test_one_deal_is_one_deal(runner, tmp_path):
     out = tmp_path / "results.jsonl"
     result = invoke(runner, *distribution_args(out, 1, "--workers", 0))
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith(f"1 deal (seed 0): greedy, K=2, {BUDGET} states per deal")
+    assert result.stdout.startswith(
+        f"1 deal (seed 0): greedy, K=2 (at most 2 moves a turn), {BUDGET} states per deal"
+    )
     result = invoke(runner, *distribution_args(out, 1, "--workers", 0))
     assert "already holds every deal asked for (1 deal)" in result.stderr
     assert "1 solved now" not in result.stdout and "0 solved now, 1 from" in result.stdout

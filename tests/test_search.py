@@ -193,7 +193,10 @@ def test_cli_solve(runner, tmp_path):
     )
     assert result.exit_code == 0, result.output
     assert "Turn 1:" in result.output and "Result" in result.output
-    assert "Search: greedy, K=2" in result.output and f"Record written to {out}" in result.output
+    assert (
+        "Search: greedy, K=all (any number of moves)" in result.output
+        and f"Record written to {out}" in result.output
+    )
     record = json.loads(out.read_text())
     assert record["board"] == deal(1).to_line()
     # --max-states alone: no time limit (the rule of solver.budget).

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..config import BOOTSTRAP_RESAMPLES
 from ..outputs import write_atomically
-from ..play import limit_name
+from ..play import class_label
 from ..render import count_of
 from .bench import BenchReport
 
@@ -25,7 +25,7 @@ def header(report: BenchReport) -> str:
     strategies = len(settings.strategies)
     return (
         f"{count_of(len(report.deals), 'deal')} x {strategies} "
-        f"strateg{'ies' if strategies != 1 else 'y'}, K={limit_name(settings.max_moves)}, "
+        f"strateg{'ies' if strategies != 1 else 'y'}, {class_label(settings.max_moves)}, "
         f"{' and '.join(settings.budget.parts())} per solve, {settings.rules.describe()} rules, "
         f"{settings.dictionary.get('name', '?')}, seed {settings.seed}"
     )

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..budget import Budget
-from ..play import limit_name
+from ..play import class_label
 from ..rules import Rules
 
 
@@ -104,7 +104,7 @@ class RunSettings:
         return ", ".join(
             [
                 *self.strategies,
-                f"K={limit_name(self.max_moves)}",
+                class_label(self.max_moves),
                 *(f"{part} per deal" for part in self.budget.parts()),
                 f"{self.rules.describe()} rules",
                 str(self.dictionary.get("name", "?")),

@@ -58,10 +58,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..config import (
+    EXPANSION_BEST,
+    EXPANSION_FULL_TILES,
+    EXPANSION_MOVES,
+    EXPANSION_WIDE_TILES,
+)
 from ..squares import NUM_SQUARES
 from .base import (
     AnytimeStrategy,
     BudgetSpent,
+    Expansion,
     Line,
     PlaySet,
     SearchContext,
@@ -86,6 +93,10 @@ class BeamParams(StrategyParams):
     :param late: how many times wider the late plies are.
     :param late_tiles: a ply is late once its best line holds at most this many tiles.
     :param finish: partial lines finished greedily when the budget runs out.
+    :param moves: the move limit of the plays of positions with many tiles, when the game
+        allows more (the real game): :class:`Expansion`, as are ``best`` (the best plays of
+        the game's class added at or below ``wide_tiles`` tiles) and ``full_tiles`` (every
+        play at or below it).
     :param points_weight: the evaluation's weights, as in :class:`EvalWeights`; so are
         ``hard_weight``, ``balance_weight``, ``clear_weight`` and ``penalty_weight``.
     """
@@ -97,6 +108,10 @@ class BeamParams(StrategyParams):
     late: int = param(8, 1, 1000)
     late_tiles: int = param(36, 0, NUM_SQUARES)
     finish: int = param(4, 1, 1_000_000)
+    moves: int = param(EXPANSION_MOVES, 0, NUM_SQUARES)
+    best: int = param(EXPANSION_BEST, 0, 1_000_000)
+    wide_tiles: int = param(EXPANSION_WIDE_TILES, 0, NUM_SQUARES)
+    full_tiles: int = param(EXPANSION_FULL_TILES, 0, NUM_SQUARES)
     points_weight: float = param(_DEFAULT_WEIGHTS.points_weight, 0.0, 1e6)
     hard_weight: float = param(_DEFAULT_WEIGHTS.hard_weight, 0.0, 1e6)
     balance_weight: float = param(_DEFAULT_WEIGHTS.balance_weight, 0.0, 1e6)
@@ -133,6 +148,10 @@ class BeamStrategy(AnytimeStrategy[BeamParams, BeamReport]):
     summary = "iterated beam search, growing width, ranked by points plus an end-game evaluation"
     Params = BeamParams
     Report = BeamReport
+
+    def expansion(self) -> Expansion:
+        params = self.params
+        return Expansion(params.moves, params.best, params.wide_tiles, params.full_tiles)
 
     def search(self, context: SearchContext) -> None:
         params = self.params
