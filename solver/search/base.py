@@ -304,11 +304,12 @@ class SearchContext:
             return True
         return self.time_limit is not None and self.elapsed >= self.time_limit
 
-    def plays(self, line: Line) -> PlaySet:
-        """The legal plays after ``line`` that :attr:`expansion` looks at (one state of the
-        budget)."""
+    def plays(self, line: Line, expansion: Expansion | None = None) -> PlaySet:
+        """The legal plays after ``line`` that :attr:`expansion` (or ``expansion``, when given)
+        looks at (one state of the budget)."""
         self.states += 1
-        return self.game.legal_plays(line.mask, line.played, self.expansion, self._time_spent)
+        chosen = expansion if expansion is not None else self.expansion
+        return self.game.legal_plays(line.mask, line.played, chosen, self._time_spent)
 
     def _time_spent(self) -> bool:
         """Whether the time limit is spent or the user pressed Ctrl-C: what stops a costly

@@ -36,6 +36,18 @@ Anytime: iterated beams
     left was tried and gained nothing measurable: the best lines of the beam the budget cuts
     short, finished greedily, are about as good.
 
+The real game: which plays a line is expanded with
+    With no move limit, generating every play of a full deal takes 5 to 26 s, so a line is
+    expanded with the plays of an :class:`Expansion` (progressive widening by tile count, the
+    parameters ``moves``, ``best``, ``wide_tiles`` and ``full_tiles``): every play with at most
+    ``moves`` moves while many tiles are left; from ``wide_tiles`` tiles down, also the best
+    ``best`` plays of the real game (the bounded generator: the long words that many moves
+    spell, worth 100 to 270 points, which no small K reaches); from ``full_tiles`` down, every
+    play (cheap by then, and what clears the board). ``rich`` can keep the costly bounded
+    generation for the best lines of each ply only. What a long word leaves behind is ranked
+    by the same evaluation of the tiles left. In a game with a move limit K <= ``moves``
+    every play of the class is generated, as before.
+
 End of the budget
     ``context.stopped`` is polled before every expansion. When it turns true, the ``finish``
     best lines of the current ply are played to the end greedily
@@ -54,7 +66,7 @@ Greedy: mean 441.6, none cleared.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -97,6 +109,9 @@ class BeamParams(StrategyParams):
         allows more (the real game): :class:`Expansion`, as are ``best`` (the best plays of
         the game's class added at or below ``wide_tiles`` tiles) and ``full_tiles`` (every
         play at or below it).
+    :param rich: in each ply, only the ``rich`` best lines get the best plays of the game's
+        class (``best``; 0: every line); the others only the cheap plays (at most ``moves``
+        moves, or every play at ``full_tiles`` or fewer).
     :param points_weight: the evaluation's weights, as in :class:`EvalWeights`; so are
         ``hard_weight``, ``balance_weight``, ``clear_weight`` and ``penalty_weight``.
     """
@@ -112,6 +127,7 @@ class BeamParams(StrategyParams):
     best: int = param(EXPANSION_BEST, 0, 1_000_000)
     wide_tiles: int = param(EXPANSION_WIDE_TILES, 0, NUM_SQUARES)
     full_tiles: int = param(EXPANSION_FULL_TILES, 0, NUM_SQUARES)
+    rich: int = param(0, 0, 1_000_000)
     points_weight: float = param(_DEFAULT_WEIGHTS.points_weight, 0.0, 1e6)
     hard_weight: float = param(_DEFAULT_WEIGHTS.hard_weight, 0.0, 1e6)
     balance_weight: float = param(_DEFAULT_WEIGHTS.balance_weight, 0.0, 1e6)
@@ -177,6 +193,7 @@ class BeamStrategy(AnytimeStrategy[BeamParams, BeamReport]):
             every position (a wider beam would find nothing new; small boards end this way).
         """
         params = self.params
+        cheap = replace(self.expansion(), best=0)
         beam = [start if start is not None else context.start_line()]
         rounds = beam[0].rounds
         complete = True
@@ -198,7 +215,8 @@ class BeamStrategy(AnytimeStrategy[BeamParams, BeamReport]):
                 if context.stopped:
                     self._finish(context, beam)
                     raise BudgetSpent
-                plays = context.plays(line)
+                rich = not params.rich or index < params.rich
+                plays = context.plays(line, None if rich else cheap)
                 expanded.append(plays)
                 if len(plays) == 0:
                     context.offer(line)
