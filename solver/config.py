@@ -23,19 +23,21 @@ STATES_PER_SECOND = 2000.0
 
 # --- Plays generated per position with no move limit (solver.search.base.Expansion) ----------
 #
-# With no move limit, generating every play of a full deal takes 5 to 26 s (tens of thousands
-# to 265,000 plays), and even the best 64 take 1 to 9 s; with at most 3 moves, 0.01 to 0.08 s.
-# At 30 tiles the best 64 of the real game take 0.05 to 0.35 s, at 24 tiles every play 0.06 s,
-# at 17 tiles 0.01 s (benchmarks/README.md, "The real game").
+# With no move limit, generating every play of a full deal takes 5 to 26 s (44,000 to 265,000
+# plays), and even the best 64 take 1 to 9 s; with at most 3 moves, 0.01 to 0.08 s. At 30 tiles
+# the best 64 of the real game take 0.05 to 0.35 s, at 24 tiles every play 0.06 s, at 17 tiles
+# 0.01 s (benchmarks/README.md, "The real game"). The values below scored best of those tried
+# with ``beam`` at 10 s on the 20 benchmark deals (818, against 805 with 3 moves and every play
+# at 20 tiles or fewer).
 
 #: The move limit of the plays generated for every position with many tiles.
-EXPANSION_MOVES = 3
+EXPANSION_MOVES = 4
 #: ... plus, at or below :data:`EXPANSION_WIDE_TILES` tiles, the best this many of the real game
 #: (the long words, with any number of moves) ...
 EXPANSION_BEST = 32
 EXPANSION_WIDE_TILES = 34
 #: ... and at or below this many tiles, every play of the real game.
-EXPANSION_FULL_TILES = 20
+EXPANSION_FULL_TILES = 24
 
 # --- Memory of one search ----------------------------------------------------------------------
 

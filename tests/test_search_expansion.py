@@ -31,7 +31,9 @@ def test_requests_widen_as_the_board_empties():
     assert expansion.requests(2, 48) == ((2, None),)
     assert expansion.requests(3, 48) == ((3, None),)
     assert expansion.requests(5, 30) == ((3, None), (5, 32))
-    assert Expansion(best=0, wide_tiles=34, full_tiles=20).requests(None, 30) == ((3, None),)
+    assert Expansion(moves=3, best=0, wide_tiles=34, full_tiles=20).requests(None, 30) == (
+        (3, None),
+    )
 
 
 @pytest.mark.parametrize("moves", [0, 1, 2])
