@@ -21,7 +21,7 @@ from .naive import MAX_MOVES, SMALL_BOARDS, Exhaustive, letters_of
 
 def run_dfs(board, dictionary=None, rules=None, params=None, **budget):
     """Solve with ``dfs``; returns the solution and the strategy (for ``proven``)."""
-    budget = {"time_limit": None, "max_states": 200_000, "bound": False, **budget}
+    budget = {"time_limit": None, "max_states": 200_000, "bound": False, "max_moves": 2, **budget}
     strategy = DfsStrategy(params or DfsParams())
     solution = solve(board, strategy, dictionary=dictionary, rules=rules, **budget)
     return solution, strategy
@@ -145,11 +145,13 @@ def test_dfs_with_a_branch_cap_and_orders(scowl):
     assert check_record(by_bound.record, scowl).ok
     # Width 1 without widening is the greedy game, and proves nothing.
     capped, strategy = run_dfs(layout, scowl, params=DfsParams(branch=1, widen=False))
-    greedy = solve(layout, "greedy", max_states=100, dictionary=scowl, bound=False)
+    greedy = solve(layout, "greedy", None, 2, max_states=100, dictionary=scowl, bound=False)
     assert capped.record.turns == greedy.record.turns
     assert not strategy.proven and strategy.upper_bound >= optimum
     capped, _ = run_dfs(deal(6), scowl, params=DfsParams(branch=1, widen=False))
-    assert capped.score == solve(deal(6), "greedy", dictionary=scowl, bound=False).score
+    assert (
+        capped.score == solve(deal(6), "greedy", max_moves=2, dictionary=scowl, bound=False).score
+    )
 
 
 def test_same_budget_same_game(scowl):

@@ -30,7 +30,7 @@ def small_suite(*numbers):
 )
 def test_exact_proves_the_exhaustive_optimum(scowl, layout):
     optimum = Exhaustive(layout, scowl).optimum()
-    solution = solve(layout, "exact", time_limit=None, max_states=100_000, dictionary=scowl)
+    solution = solve(layout, "exact", None, 2, max_states=100_000, dictionary=scowl)
     search = solution.record.search
     assert solution.score == optimum
     assert search["proven"] is True and search["upper_bound"] == optimum
@@ -63,17 +63,15 @@ def test_exact_proves_the_exhaustive_optimum_of_the_real_game(scowl, board):
 
 def test_exact_without_the_board_agrees_but_searches_more(scowl):
     layout = small_suite(4)[0]
-    with_board = solve(layout, "exact", time_limit=None, max_states=100_000, dictionary=scowl)
-    letters_only = solve(
-        layout, "exact:board=0", time_limit=None, max_states=100_000, dictionary=scowl
-    )
+    with_board = solve(layout, "exact", None, 2, max_states=100_000, dictionary=scowl)
+    letters_only = solve(layout, "exact:board=0", None, 2, max_states=100_000, dictionary=scowl)
     assert with_board.record.search["proven"] and letters_only.record.search["proven"]
     assert with_board.score == letters_only.score
     assert with_board.outcome.states < letters_only.outcome.states
 
 
 def test_exact_stops_at_the_budget_unproven(scowl):
-    solution = solve(deal(5), "exact", time_limit=None, max_states=40, dictionary=scowl)
+    solution = solve(deal(5), "exact", None, 2, max_states=40, dictionary=scowl)
     search = solution.record.search
     assert solution.outcome.stop_reason == "budget"
     assert search["proven"] is False
@@ -92,7 +90,7 @@ def test_exact_searches_every_child():
 @pytest.mark.parametrize("strategy", ["greedy", "beam", "dfs", "nrpa", "nmcs", "auto"])
 def test_every_solve_is_below_its_bound(scowl, strategy):
     for seed in (11, 12):
-        solution = solve(deal(seed), strategy, time_limit=None, max_states=150, dictionary=scowl)
+        solution = solve(deal(seed), strategy, None, 2, max_states=150, dictionary=scowl)
         search = solution.record.search
         assert solution.bound is not None and solution.bound >= solution.score
         assert search["bound"] == solution.bound
