@@ -296,7 +296,7 @@ def test_plays_errors(runner):
 
 
 def test_bound_of_a_deal(runner, scowl):
-    result = run(runner, "bound", "--random", 1)
+    result = run(runner, "bound", "--random", 1, "--max-moves", 2)
     assert result.exit_code == 0, result.output
     expected = board_bound(deal(1), scowl, max_moves=2)
     first = result.output.splitlines()[0]
@@ -305,7 +305,7 @@ def test_bound_of_a_deal(runner, scowl):
 
 
 def test_bound_json_unrestricted_is_looser(runner):
-    standard = json.loads(run(runner, "bound", "--random", 2, "--json").output)
+    standard = json.loads(run(runner, "bound", "--random", 2, "--json", "--max-moves", 2).output)
     loose = json.loads(run(runner, "bound", "--random", 2, "--json", "--unrestricted").output)
     assert loose["max_moves"] is None and standard["max_moves"] == 2
     assert loose["bound"] > standard["bound"]
