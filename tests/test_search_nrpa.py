@@ -170,7 +170,7 @@ def _nmcs(**params):
 def test_nmcs_records_pass_the_referee_and_follow_the_parameters(scowl):
     games = set()
     for params in ({}, {"level": 2, "width": 3}, {"temperature": 0.0}):
-        solution = solve(deal(2), _nmcs(**params), max_states=400, seed=1, bound=False)
+        solution = solve(deal(2), _nmcs(**params), None, 2, max_states=400, seed=1, bound=False)
         verdict = check_record(solution.record, scowl)
         assert verdict.ok, verdict.fault
         assert solution.score == solution.record.result.score

@@ -189,9 +189,12 @@ def test_plays_are_those_of_plays_after(client, tmp_path):
     game = post(client, "/api/game", {"board": EXAMPLE_BOARD, "turns": [LIKES]})
     saved = tmp_path / "game.json"
     saved.write_text(json.dumps(game["record"]))
-    cli_plays = CliRunner().invoke(cli, ["plays", "--after", str(saved), "--top", "7", "--json"])
+    cli_plays = CliRunner().invoke(
+        cli, ["plays", "--after", str(saved), "--top", "7", "--json", "--max-moves", "2"]
+    )
     assert cli_plays.exit_code == 0, cli_plays.output
-    answer = post(client, "/api/plays", {"board": EXAMPLE_BOARD, "turns": [LIKES], "top": 7})
+    request = {"board": EXAMPLE_BOARD, "turns": [LIKES], "top": 7, "max_moves": 2}
+    answer = post(client, "/api/plays", request)
     assert answer["plays"] == json.loads(cli_plays.output)
     assert answer["count"] > 7 and answer["max_moves"] == 2
     assert all(play["word"] != "LIKES" for play in answer["plays"])
@@ -243,7 +246,13 @@ def wait_until_done(client, job, seconds=60):
 
 
 def test_solve_streams_progress_and_ends_with_the_record(client, scowl):
-    settings = {"board": EXAMPLE_BOARD, "strategy": "beam", "max_states": 40, "seed": 3}
+    settings = {
+        "board": EXAMPLE_BOARD,
+        "strategy": "beam",
+        "max_states": 40,
+        "seed": 3,
+        "max_moves": 2,
+    }
     started = post(client, "/api/solve", settings, status=202)
     with client.stream("GET", started["events"]) as stream:
         assert stream.headers["content-type"].startswith("text/event-stream")
@@ -338,3 +347,17 @@ def test_ctrl_c_stops_the_server_and_its_solves_cleanly():
     assert server.returncode == 0 and out.endswith("Stopped.\n")
     assert time.monotonic() - started < 15
     assert "Traceback" not in err and "Aborted" not in err
+
+
+def test_the_real_game_is_the_default_and_all_is_accepted(client):
+    request = {"board": EXAMPLE_BOARD, "turns": [LIKES], "top": 3}
+    default = post(client, "/api/plays", request)
+    named = post(client, "/api/plays", {**request, "max_moves": "all"})
+    assert default["max_moves"] is None and named == default
+    # The bounded mode: only the best ``top`` are generated, best tally first.
+    assert default["count"] == len(default["plays"]) == 3
+    limited = post(client, "/api/plays", {**request, "max_moves": 2})
+    assert limited["max_moves"] == 2 and limited["count"] > 3
+    assert default["plays"][0]["score"] >= limited["plays"][0]["score"]
+    game = post(client, "/api/game", {"board": EXAMPLE_BOARD, "turns": [LIKES]})
+    assert game["max_moves"] is None and game["over"] is False
