@@ -5,6 +5,7 @@ This is the main job of the project (``letterchess solve`` and :func:`solve`).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import threading
@@ -23,7 +24,15 @@ from .record import Record, Turn
 from .referee import check_record
 from .rules import Result, Rules, tally
 from .search import parse_strategy
-from .search.base import Game, Line, SearchContext, SearchOutcome, Strategy
+from .search.base import (
+    BudgetSpent,
+    Expansion,
+    Game,
+    Line,
+    SearchContext,
+    SearchOutcome,
+    Strategy,
+)
 from .search.bound import board_bound, start_bound, upper_bound
 
 
@@ -103,9 +112,13 @@ def run_search(
     if on_context is not None:
         on_context(context)
     with _CtrlC(context):
-        strategy.run(context)
+        # A generation too costly to finish within the time limit unwinds the whole search.
+        with contextlib.suppress(BudgetSpent):
+            strategy.run(context)
         if context.best is None:
-            # Stopped before finishing any game: finish the empty line greedily.
+            # Stopped before finishing any game: finish the empty line greedily, with the
+            # cheap plays (every play only once few tiles are left).
+            context.expansion = context.expansion or Expansion()
             context.offer(context.complete_greedily(context.start_line()))
     if context.interrupted:
         reason = "interrupted"

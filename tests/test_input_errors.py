@@ -283,3 +283,25 @@ def test_status_line_says_what_the_solve_is_doing(scowl):
     assert status.__rich__().plain == "beam: computing the bound..."
     status.phase = "searching"
     assert "states 309 / 300" in status.__rich__().plain
+
+
+def test_the_time_limit_stops_a_costly_generation_of_every_play():
+    # dfs looks at every play of the real game; on a full deal one generation takes seconds.
+    # Under a clock that passes a second at every reading, the first generation is stopped
+    # at its first poll (not finished and cached), and the game is finished greedily with
+    # the cheap plays: a legal, complete game.
+    from solver.dictionary import Dictionary
+    from solver.search import parse_strategy
+    from solver.search.base import Game
+
+    ticks = iter(range(1_000_000))
+    game = Game(deal(SEED), Dictionary.default(), Rules(), None)
+    outcome = solution.run_search(
+        game, parse_strategy("dfs"), time_limit=1.0, clock=lambda: float(next(ticks))
+    )
+    assert outcome.stop_reason == "budget"
+    assert (game.start_mask, ((None, None),)) not in game._cache
+    record = solution.line_to_record(game, outcome.line)
+    from solver.referee import check_record
+
+    assert check_record(record, game.dictionary).ok

@@ -123,6 +123,13 @@ class Line:
         return len(self.plays)
 
 
+def _costly(max_moves: int | None, best: int | None, tiles: int) -> bool:
+    """Whether generating the plays of a position may take seconds: every play (or many) of a
+    class beyond the cheap move limit, on a board with more than a few tiles."""
+    limit_is_cheap = max_moves is not None and max_moves <= EXPANSION_MOVES
+    return not limit_is_cheap and tiles > EXPANSION_FULL_TILES
+
+
 class Game:
     """One deal as a search problem: its layout, dictionary, rules and move limit ``K``
     (``None``: no limit, the real game), with the plays of every position generated once and
@@ -184,6 +191,10 @@ class Game:
         parts = []
         complete = True
         for number, (limit, best) in enumerate(requests):
+            # The first generation is always finished (a search needs a position's plays),
+            # unless it is one of every play of a costly class: then it stops at the time
+            # limit too, and the search unwinds (the time limit holds whatever the class).
+            costly = number > 0 or _costly(limit, best, mask.bit_count())
             try:
                 parts.append(
                     raw_plays(
@@ -193,10 +204,12 @@ class Game:
                         self.rules,
                         limit,
                         best=best,
-                        stop=stop if number else None,
+                        stop=stop if costly else None,
                     )
                 )
             except GenerationStopped:
+                if number == 0:
+                    raise BudgetSpent from None
                 complete = False
         word_ids = np.concatenate([part.word_ids for part in parts])
         tiles = np.concatenate([part.tiles for part in parts])

@@ -88,8 +88,10 @@ class ExactStrategy(DfsStrategy):
 
     def run(self, context: SearchContext) -> None:
         game = context.game
-        root = start_bound(game.layout, game.dictionary, game.rules, game.max_moves)
         super().run(context)
+        # The board bound of the start, after the search: it takes a second or more on a
+        # full deal, which the time limit should not pay (and it is remembered per deal).
+        root = start_bound(game.layout, game.dictionary, game.rules, game.max_moves)
         assert self.upper_bound is not None
         self.upper_bound = min(self.upper_bound, root.score)
         self.proven = context.best_score is not None and context.best_score >= self.upper_bound
