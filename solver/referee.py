@@ -267,10 +267,10 @@ def check_record(record: Record, dictionary: Container[str]) -> Verdict:
                 removed=removed_by_turn,
             )
     if not result.cleared:
-        fault = _unfinished(record, position, dictionary)
-        if fault is not None:
+        unfinished = _unfinished(record, position, dictionary)
+        if unfinished is not None:
             return Verdict(
-                fault, len(record.turns), result, notes, position, removed=removed_by_turn
+                unfinished, len(record.turns), result, notes, position, removed=removed_by_turn
             )
     return Verdict(None, len(record.turns), result, notes, position, removed=removed_by_turn)
 

@@ -291,7 +291,7 @@ class _Search:
         profile = self._profile(mask, relevant, counts)
         vowels = int(counts[VOWEL_CODES].sum())
         consonants = mask.bit_count() - vowels
-        own = profile.future(vowels, consonants, rounds)
+        own = int(profile.future(vowels, consonants, rounds))
         if self.start_bound is None:
             self.start_bound = own
         if known is not None:

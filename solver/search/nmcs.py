@@ -74,10 +74,12 @@ class _Search:
         self.params = params
         layout = context.game.layout
         temperature = params.temperature or 1.0
-        late = {"late_tiles": params.late_tiles, "late_width": params.late_width}
-        self.branches = PlayPrior(layout, params.width, temperature, math.inf, params.hard, **late)
+        late = (params.late_tiles, params.late_width)
+        self.branches = PlayPrior(
+            layout, params.width, temperature, math.inf, params.hard, "play", *late
+        )
         self.playout_prior = PlayPrior(
-            layout, params.playout_width, temperature, params.window, params.hard, **late
+            layout, params.playout_width, temperature, params.window, params.hard, "play", *late
         )
         self.playouts = 0
 

@@ -171,7 +171,8 @@ class GameState:
 
     @property
     def points(self) -> int:
-        return sum(turn.score for turn in self.turns)
+        # A game in progress may leave a turn's tally out: the word's tally it is.
+        return sum(tally(turn.word) if turn.score is None else turn.score for turn in self.turns)
 
 
 def read_game(data: dict[str, Any], dictionary: Dictionary) -> GameState:
