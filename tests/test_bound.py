@@ -144,7 +144,7 @@ def test_board_bound_is_above_games_played(scowl, seed):
     # Along a game, the bound of every position (points so far included) is at least the
     # game's final score: what the rest of this game reached.
     layout = deal(seed)
-    solution = solve(layout, "beam", max_states=300, dictionary=scowl, bound=False)
+    solution = solve(layout, "beam", max_moves=2, max_states=300, dictionary=scowl, bound=False)
     final = solution.score
     position = Position.start(layout)
     points = 0
